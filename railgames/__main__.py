@@ -1,0 +1,3 @@
+from railgames.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,1 @@
+"""The game-agnostic kernel. Nothing under railgames.core imports Textual."""

@@ -1,0 +1,52 @@
+"""Bots: players that choose an action from what their seat may see.
+
+A bot gets the seat's view and the prompt (never the full state), so a bot in a
+hidden-information game cannot peek. Bots keep their own random source, seeded
+separately from the game's, so their choices never disturb the game's dice.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol
+
+from railgames.core.engine import Prompt, Ruleset
+
+
+class Bot(Protocol):
+    kind: str
+
+    def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any: ...
+
+
+class RandomBot:
+    """Picks uniformly among the legal choices; a number range counts as one choice."""
+
+    kind = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
+        options: list[Any] = list(prompt.choices)
+        amount = prompt.amount
+        if amount is not None and amount.min <= amount.max:
+            options.append(amount)
+        pick = self.rng.choice(options)
+        if pick is amount:
+            assert amount is not None
+            value = self.rng.choice(amount.values())
+            return ruleset.action_adapter.validate_python(
+                {"type": amount.action_type, "seat": prompt.seat, "amount": value}
+            )
+        return pick
+
+
+def make_bot(kind: str, game_id: str, seed: int) -> Bot:
+    if kind == "random":
+        return RandomBot(seed)
+    if kind == "greedy":
+        from railgames.games.bots import greedy_bot
+
+        return greedy_bot(game_id, seed)
+    raise ValueError(f"no bot of kind '{kind}'")

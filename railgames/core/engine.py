@@ -1,0 +1,299 @@
+"""The rules engine: one place that decides legality, for every game.
+
+A game plugs in a ``Ruleset``; ``Game`` wraps a record and the state its
+actions produce. Every action goes through ``Game.apply``: it is parsed (or
+refused as malformed), checked against the rules (or refused as illegal, with a
+reason), and only then carried out and appended to the record. A refused action
+leaves state and record exactly as they were.
+"""
+
+from __future__ import annotations
+
+import copy
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from railgames.core.errors import IllegalAction, MalformedAction, ReplayError
+from railgames.core.events import SETUP, Event, EventLog
+from railgames.core.maps import BaseMap
+from railgames.core.record import GameRecord, PlayerSpec, describe_validation_error
+from railgames.core.rng import Chance
+
+
+class Action(BaseModel):
+    """Base of every action: small, frozen, naming the acting seat, ids only."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    type: str
+    seat: int = Field(ge=0)
+
+
+class AmountInput(BaseModel):
+    """An expected number, rather than a list: a bid, a loan."""
+
+    model_config = ConfigDict(frozen=True)
+
+    action_type: str
+    label: str
+    min: int
+    max: int
+    step: int = 1
+    default: int | None = None
+
+    def values(self) -> range:
+        return range(self.min, self.max + 1, self.step)
+
+
+class Prompt(BaseModel):
+    """What the rules ask of the seat to move, and every legal answer.
+
+    ``choices`` lists concrete legal actions; ``amount`` describes a range of
+    legal numbers for one action type (all of which are legal). Either may be
+    empty, not both.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    seat: int
+    step: str
+    text: str
+    choices: list[Any] = Field(default_factory=list)
+    amount: AmountInput | None = None
+    help: str = ""
+
+
+class Result(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    scores: dict[str, int]
+    winners: list[str]
+    # Per player, the parts that add up to the score, for the game-over screen.
+    breakdown: dict[str, dict[str, int]] = Field(default_factory=dict)
+
+
+S = TypeVar("S")
+
+
+class Ruleset(ABC, Generic[S]):
+    """A game's rules. Implementations never import Textual."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_map: ClassVar[str]
+    pitch: ClassVar[str] = ""
+    play_time: ClassVar[str] = ""
+    map_model: ClassVar[type[BaseMap]]
+    action_adapter: ClassVar[TypeAdapter[Any]]
+
+    def __init__(self, game_map: BaseMap) -> None:
+        self.map = game_map
+
+    # --- set-up and flow
+    @abstractmethod
+    def setup(self, record: GameRecord, chance: Chance, log: EventLog) -> S: ...
+
+    @abstractmethod
+    def prompt(self, state: S) -> Prompt | None:
+        """What the seat to move must decide; None once the game is over."""
+
+    @abstractmethod
+    def validate(self, state: S, action: Any) -> None:
+        """Raise IllegalAction with a player-facing reason; never mutate."""
+
+    @abstractmethod
+    def execute(self, state: S, action: Any, log: EventLog) -> None:
+        """Carry out a validated action, then run automatic steps up to the next decision."""
+
+    @abstractmethod
+    def result(self, state: S) -> Result | None: ...
+
+    def view(self, state: S, seat: int | None) -> S:
+        """What a seat may see. Fully public games return the state itself."""
+        return state
+
+    def chance_of(self, state: S) -> Chance:
+        return state.chance  # type: ignore[attr-defined,no-any-return]
+
+    def log_of(self, state: S) -> list[Event]:
+        return state.log  # type: ignore[attr-defined,no-any-return]
+
+    def turn_of(self, state: S) -> int:
+        return int(getattr(state, "turn", 0))
+
+    # --- helpers every game uses
+    def legal_actions(self, state: S) -> list[Any]:
+        prompt = self.prompt(state)
+        if prompt is None:
+            return []
+        actions = list(prompt.choices)
+        if prompt.amount is not None:
+            make = self.action_adapter.validate_python
+            actions.extend(
+                make({"type": prompt.amount.action_type, "seat": prompt.seat, "amount": v})
+                for v in prompt.amount.values()
+            )
+        return actions
+
+    def parse_action(self, raw: Mapping[str, Any] | Action) -> Any:
+        if isinstance(raw, Action):
+            raw = raw.model_dump()
+        try:
+            return self.action_adapter.validate_python(raw)
+        except ValidationError as exc:
+            raise MalformedAction(f"not a {self.title} action: {describe_validation_error(exc)}") from None
+
+
+R = TypeVar("R", bound=Ruleset[Any])
+
+
+class Game:
+    """A game in progress: its record, its state, and its rules."""
+
+    def __init__(self, ruleset: Ruleset[Any], record: GameRecord, state: Any) -> None:
+        self.ruleset = ruleset
+        self.record = record
+        self.state = state
+
+    # --- creation
+    @classmethod
+    def new(
+        cls,
+        ruleset: Ruleset[Any],
+        players: Sequence[PlayerSpec],
+        seed: int,
+        options: dict[str, Any] | None = None,
+    ) -> Game:
+        n = len(players)
+        if not ruleset.min_players <= n <= ruleset.max_players:
+            raise IllegalAction(
+                f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players, not {n}"
+            )
+        names = [p.name for p in players]
+        if len(set(names)) != len(names):
+            raise IllegalAction("each player needs a different name")
+        record = GameRecord(
+            game=ruleset.id,
+            map=ruleset.map.id,
+            options=dict(options or {}),
+            players=list(players),
+            seed=seed,
+        )
+        return cls(ruleset, record, cls._initial_state(ruleset, record))
+
+    @staticmethod
+    def _initial_state(ruleset: Ruleset[Any], record: GameRecord) -> Any:
+        chance = Chance(record.seed)
+        log: list[Event] = []
+        return ruleset.setup(record, chance, EventLog(log, SETUP))
+
+    @classmethod
+    def replay(cls, ruleset: Ruleset[Any], record: GameRecord, upto: int | None = None) -> Game:
+        """Rebuild a game from its record, checking every action on the way."""
+        actions = record.actions if upto is None else record.actions[:upto]
+        header = record.model_copy(update={"actions": []})
+        game = cls(ruleset, header, cls._initial_state(ruleset, header))
+        for index, raw in enumerate(actions):
+            kind = str(raw.get("type", "?")) if isinstance(raw, dict) else "?"
+            seat = raw.get("seat") if isinstance(raw, dict) else None
+            player = (
+                record.players[seat].name
+                if isinstance(seat, int) and 0 <= seat < len(record.players)
+                else f"seat {seat}"
+            )
+            try:
+                game.apply(raw)
+            except (IllegalAction, MalformedAction) as exc:
+                raise ReplayError(index, kind, player, exc.reason) from None
+        game.record.created = record.created
+        game.record.updated = record.updated
+        return game
+
+    # --- queries
+    @property
+    def players(self) -> list[PlayerSpec]:
+        return self.record.players
+
+    def prompt(self) -> Prompt | None:
+        return self.ruleset.prompt(self.state)
+
+    def legal_actions(self) -> list[Any]:
+        return self.ruleset.legal_actions(self.state)
+
+    def is_over(self) -> bool:
+        return self.ruleset.prompt(self.state) is None
+
+    def result(self) -> Result | None:
+        return self.ruleset.result(self.state)
+
+    def view(self, seat: int | None) -> Any:
+        return self.ruleset.view(self.state, seat)
+
+    @property
+    def log(self) -> list[Event]:
+        return self.ruleset.log_of(self.state)
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        return [e for e in self.log if e.visible(seat)]
+
+    def check(self, raw: Mapping[str, Any] | Action) -> Any:
+        """Parse and validate without applying; returns the parsed action."""
+        action = self.ruleset.parse_action(raw)
+        prompt = self.ruleset.prompt(self.state)
+        if prompt is None:
+            raise IllegalAction("the game is over")
+        if action.seat >= len(self.players):
+            raise MalformedAction(f"there is no seat {action.seat} in this game")
+        if action.seat != prompt.seat:
+            raise IllegalAction(
+                f"it is {self.players[prompt.seat].name}'s turn, not {self.players[action.seat].name}'s"
+            )
+        self.ruleset.validate(self.state, action)
+        return action
+
+    # --- the one way state changes
+    def apply(self, raw: Mapping[str, Any] | Action) -> list[Event]:
+        action = self.check(raw)
+        log = self.ruleset.log_of(self.state)
+        start = len(log)
+        self.ruleset.execute(self.state, action, EventLog(log, len(self.record.actions)))
+        self.record.actions.append(action.model_dump(mode="json"))
+        return log[start:]
+
+    # --- undo: replay without the last action, within the rules of taking back
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not take back the last action, or None if it may."""
+        if not self.record.actions:
+            return "there is nothing to take back"
+        last_index = len(self.record.actions) - 1
+        last = self.record.actions[-1]
+        if last.get("seat") != seat:
+            return "the last action was not yours; only your own last action can be taken back"
+        for event in reversed(self.log):
+            if event.action < last_index:
+                break
+            if event.chance:
+                return "that action led to a dice roll or a draw, which cannot be taken back"
+        if self.ruleset.turn_of(self.state) != self._turn_before_last():
+            return "a new turn has begun since"
+        return None
+
+    def _turn_before_last(self) -> int:
+        return self.ruleset.turn_of(Game.replay(self.ruleset, self.record, len(self.record.actions) - 1).state)
+
+    def undo(self, seat: int) -> None:
+        reason = self.undo_refusal(seat)
+        if reason is not None:
+            raise IllegalAction(f"cannot undo: {reason}")
+        previous = Game.replay(self.ruleset, self.record, len(self.record.actions) - 1)
+        previous.record.created = self.record.created
+        self.record = previous.record
+        self.state = previous.state
+
+    def snapshot(self) -> Any:
+        return copy.deepcopy(self.state)

@@ -1,0 +1,62 @@
+"""Hex-grid arithmetic in axial coordinates (q, r).
+
+Storage and maths use axial coordinates; map files may give hexes by their
+offset (column, row) position in the text grid, converted here. Every hex side
+has one canonical key, so a ridge or border between two hexes is stored once.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, NamedTuple
+
+Orientation = Literal["pointy", "flat"]
+
+
+class Hex(NamedTuple):
+    q: int
+    r: int
+
+    @property
+    def s(self) -> int:
+        return -self.q - self.r
+
+    def __add__(self, other: object) -> Hex:  # type: ignore[override]
+        assert isinstance(other, Hex)
+        return Hex(self.q + other.q, self.r + other.r)
+
+
+AXIAL_DIRECTIONS: tuple[Hex, ...] = (
+    Hex(1, 0), Hex(1, -1), Hex(0, -1), Hex(-1, 0), Hex(-1, 1), Hex(0, 1),
+)
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    return [h + d for d in AXIAL_DIRECTIONS]
+
+
+def distance(a: Hex, b: Hex) -> int:
+    return (abs(a.q - b.q) + abs(a.r - b.r) + abs(a.s - b.s)) // 2
+
+
+def are_adjacent(a: Hex, b: Hex) -> bool:
+    return distance(a, b) == 1
+
+
+def side_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """The canonical key of the side shared by two adjacent hexes."""
+    if not are_adjacent(a, b):
+        raise ValueError(f"{a} and {b} do not share a side")
+    return (a, b) if a <= b else (b, a)
+
+
+def offset_to_axial(col: int, row: int, orientation: Orientation = "pointy") -> Hex:
+    """Odd-r offset rows (pointy tops) or odd-q offset columns (flat tops)."""
+    if orientation == "pointy":
+        return Hex(col - (row - (row & 1)) // 2, row)
+    return Hex(col, row - (col - (col & 1)) // 2)
+
+
+def axial_to_offset(h: Hex, orientation: Orientation = "pointy") -> tuple[int, int]:
+    if orientation == "pointy":
+        return h.q + (h.r - (h.r & 1)) // 2, h.r
+    return h.q, h.r + (h.q - (h.q & 1)) // 2
