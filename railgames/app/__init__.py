@@ -1,0 +1,1 @@
+"""The Textual app: launcher, setup, game, hand-off, help and game-over screens."""

@@ -1,0 +1,298 @@
+"""The ``railgames`` command.
+
+The headless commands (simulate, replay, maps check, rules, schema) never
+import Textual; only ``play``, ``load`` and the bare command start the app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from railgames.core.errors import RailgamesError
+
+
+def _out(text: str = "") -> None:
+    print(text)
+
+
+def _err(text: str) -> None:
+    print(f"railgames: {text}", file=sys.stderr)
+
+
+# ------------------------------------------------------------------ simulate
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from railgames.core.record import save_record
+    from railgames.core.simulate import bot_players, play_bot_game
+    from railgames.games import load_ruleset
+
+    ruleset = load_ruleset(args.game)
+    if not ruleset.min_players <= args.players <= ruleset.max_players:
+        _err(f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players")
+        return 2
+    if args.games < 1:
+        _err("--games must be at least 1")
+        return 2
+    players = bot_players(args.players, args.bots)
+    save_dir = Path(args.save) if args.save else None
+    if save_dir:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    games: list[dict[str, Any]] = []
+    wins = {p.name: 0.0 for p in players}
+    totals = {p.name: 0 for p in players}
+    started = time.perf_counter()
+
+    def run_one(i: int) -> None:
+        seed = args.seed + i
+        game = play_bot_game(ruleset, players, seed)
+        result = game.result()
+        assert result is not None
+        for w in result.winners:
+            wins[w] += 1 / len(result.winners)
+        for name, score in result.scores.items():
+            totals[name] += score
+        games.append({
+            "seed": seed, "finished": True, "scores": result.scores,
+            "winners": result.winners, "actions": len(game.record.actions),
+        })
+        if save_dir:
+            save_record(game.record, save_dir / f"{args.game}-{args.players}p-seed{seed}.json")
+
+    if args.json or not sys.stderr.isatty():
+        for i in range(args.games):
+            run_one(i)
+    else:
+        from rich.progress import Progress
+
+        with Progress(transient=True) as progress:
+            task = progress.add_task(f"{ruleset.title}, {args.players} players", total=args.games)
+            for i in range(args.games):
+                run_one(i)
+                progress.advance(task)
+    elapsed = time.perf_counter() - started
+    rate = len(games) / elapsed if elapsed > 0 else float("inf")
+    if args.json:
+        print(json.dumps({"games": games, "games_per_second": round(rate, 2)}))
+        return 0
+    n = len(games)
+    mean_actions = sum(g["actions"] for g in games) / n
+    _out(f"{ruleset.title}: {n} games, {args.players} {args.bots} bots, seeds {args.seed}..{args.seed + n - 1}")
+    _out(f"{'seat':<6}{'player':<8}{'wins':>8}{'mean score':>12}")
+    for i, p in enumerate(players):
+        _out(f"{i:<6}{p.name:<8}{wins[p.name]:>8.1f}{totals[p.name] / n:>12.1f}")
+    _out(f"actions per game: {mean_actions:.1f}   games/s: {rate:.1f}")
+    if save_dir:
+        _out(f"records saved in {save_dir}")
+    return 0
+
+
+# ------------------------------------------------------------------ replay
+def replay_file(path: str) -> Any:
+    from railgames.core.engine import Game
+    from railgames.core.record import load_record
+    from railgames.games import load_ruleset
+
+    record = load_record(path)
+    ruleset = load_ruleset(record.game, record.map)
+    return Game.replay(ruleset, record)
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    game = replay_file(args.file)
+    result = game.result()
+    out = {
+        "finished": result is not None,
+        "scores": result.scores if result else {},
+        "winners": result.winners if result else [],
+        "actions": len(game.record.actions),
+    }
+    if args.json:
+        print(json.dumps(out))
+        return 0
+    _out(f"{game.ruleset.title}: {out['actions']} actions replayed, all legal.")
+    if result is None:
+        prompt = game.prompt()
+        _out(f"The game is not finished: {prompt.text if prompt else ''}")
+        return 0
+    for name, score in result.scores.items():
+        _out(f"  {name:<12}{score:>6}")
+    _out(f"Winner: {' and '.join(result.winners)}")
+    return 0
+
+
+# ------------------------------------------------------------------ maps
+def check_map_file(path: str) -> str:
+    """Validate one map file; returns a one-line summary or raises MapError."""
+    from railgames.core.errors import MapError
+    from railgames.core.maps import GraphMap, HexMap, load_map_file, peek_header
+    from railgames.games import GAMES, ruleset_class
+
+    header = peek_header(path)
+    game = header.get("game")
+    if game in GAMES:
+        model = ruleset_class(str(game)).map_model
+    elif header.get("kind") == "hex":
+        model = HexMap
+    elif header.get("kind", "graph") == "graph":
+        model = GraphMap
+    else:
+        raise MapError(f"{path}: field kind: '{header.get('kind')}' is neither 'graph' nor 'hex'")
+    m = load_map_file(path, model)
+    if isinstance(m, GraphMap):
+        return f"{path}: ok ({m.kind} map '{m.id}', {len(m.cities)} cities, {len(m.links)} links)"
+    assert isinstance(m, HexMap)
+    return f"{path}: ok (hex map '{m.id}', {len(m.terrain)} hexes, {len(m.cities)} cities)"
+
+
+def cmd_maps_check(args: argparse.Namespace) -> int:
+    from railgames.core.errors import MapError
+
+    failed = 0
+    for path in args.files:
+        try:
+            _out(check_map_file(path))
+        except MapError as exc:
+            failed += 1
+            print(exc.reason, file=sys.stderr)
+    return 1 if failed else 0
+
+
+# ------------------------------------------------------------------ rules / schema
+def cmd_rules(args: argparse.Namespace) -> int:
+    from importlib import resources
+
+    from railgames.games import ruleset_class
+
+    cls = ruleset_class(args.game)
+    package = cls.__module__.rsplit(".", 1)[0]
+    print(resources.files(package).joinpath("help.md").read_text(encoding="utf-8"))
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from railgames.core.record import GameRecord
+    from railgames.games import ruleset_class
+
+    if args.what == "record":
+        print(json.dumps(GameRecord.model_json_schema(), indent=1))
+    else:
+        print(json.dumps(ruleset_class(args.what).action_adapter.json_schema(), indent=1))
+    return 0
+
+
+# ------------------------------------------------------------------ the app
+def parse_seats(text: str) -> list[Any]:
+    """'Ann,Bob,bot:greedy' -> player specs (bots get names of their own)."""
+    from railgames.core.record import PlayerSpec
+
+    specs = []
+    bot_names = iter(["Ada", "Ben", "Cy", "Di", "Ed", "Flo"])
+    for part in [p.strip() for p in text.split(",") if p.strip()]:
+        if part.startswith("bot:"):
+            kind = part[4:] or "greedy"
+            if kind not in ("random", "greedy"):
+                raise RailgamesError(f"unknown bot kind '{kind}' (random or greedy)")
+            specs.append(PlayerSpec(name=f"{next(bot_names)} ({kind} bot)"[:24], kind=kind))  # type: ignore[arg-type]
+        else:
+            specs.append(PlayerSpec(name=part[:24]))
+    return specs
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from railgames.app.main import run_app
+
+    start: dict[str, Any] = {}
+    if getattr(args, "game", None):
+        from railgames.games import ruleset_class
+
+        ruleset_class(args.game)
+        start = {"game": args.game, "players": parse_seats(args.players) if args.players else None,
+                 "seed": args.seed}
+    return run_app(new_game=start or None)
+
+
+def cmd_load(args: argparse.Namespace) -> int:
+    from railgames.app.main import run_app
+
+    replay_file(args.file)  # refuse a bad file here, with one clear line
+    return run_app(load_path=args.file)
+
+
+# ------------------------------------------------------------------ parser
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="railgames",
+        description="Railway board games in the terminal. With no command, opens the launcher.",
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    sim = sub.add_parser("simulate", help="play bot-only games and summarise them",
+                         description="Play bot-only games and print a summary.")
+    sim.add_argument("game", help="game id, e.g. new-england")
+    sim.add_argument("--players", type=int, required=True, help="number of seats")
+    sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+    sim.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
+    sim.add_argument("--bots", choices=["random", "greedy"], default="greedy", help="bot kind")
+    sim.add_argument("--save", metavar="DIR", help="write each game's record as JSON into DIR")
+    sim.add_argument("--json", action="store_true", help="print the results as JSON")
+    sim.set_defaults(func=cmd_simulate)
+
+    rep = sub.add_parser("replay", help="replay a saved record, checking every action",
+                         description="Replay a saved game record, checking every action, and print the scores.")
+    rep.add_argument("file")
+    rep.add_argument("--json", action="store_true", help="print the result as JSON")
+    rep.set_defaults(func=cmd_replay)
+
+    maps = sub.add_parser("maps", help="map file tools", description="Map file tools.")
+    maps_sub = maps.add_subparsers(dest="maps_command", metavar="SUBCOMMAND", required=True)
+    chk = maps_sub.add_parser("check", help="validate map files", description="Validate map files.")
+    chk.add_argument("files", nargs="+", metavar="FILE")
+    chk.set_defaults(func=cmd_maps_check)
+
+    rules = sub.add_parser("rules", help="print a game's rules", description="Print a game's rules.")
+    rules.add_argument("game")
+    rules.set_defaults(func=cmd_rules)
+
+    schema = sub.add_parser("schema", help="print the JSON schema of records or a game's actions",
+                            description="Print a JSON schema: 'record', or a game id for its actions.")
+    schema.add_argument("what")
+    schema.set_defaults(func=cmd_schema)
+
+    play = sub.add_parser("play", help="start a game in the app",
+                          description="Start a game directly, e.g. railgames play new-england "
+                                      "--players 'Ann,Bob,bot:greedy'.")
+    play.add_argument("game")
+    play.add_argument("--players", help="comma-separated names; bot:random or bot:greedy for bots")
+    play.add_argument("--seed", type=int, default=None)
+    play.set_defaults(func=cmd_play)
+
+    load = sub.add_parser("load", help="resume a saved record in the app",
+                          description="Resume a saved game record in the app.")
+    load.add_argument("file")
+    load.set_defaults(func=cmd_load)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        args.func = cmd_play
+        args.game = None
+    try:
+        return int(args.func(args) or 0)
+    except RailgamesError as exc:
+        _err(exc.reason)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,53 @@
+"""The games of the suite, each a folder like a title folder in the 18xx engine.
+
+The registry maps a game id to its ruleset class by import path, so that
+looking a game up never imports the others (or Textual).
+"""
+
+from __future__ import annotations
+
+import importlib
+from functools import lru_cache
+from typing import Any
+
+from railgames.core.engine import Ruleset
+from railgames.core.errors import MapError, RailgamesError
+from railgames.core.maps import BaseMap, find_map, load_map_file
+
+GAMES: dict[str, str] = {
+    "new-england": "railgames.games.new_england.rules:NewEnglandRules",
+}
+
+
+class UnknownGame(RailgamesError):
+    pass
+
+
+def ruleset_class(game_id: str) -> type[Ruleset[Any]]:
+    try:
+        target = GAMES[game_id]
+    except KeyError:
+        known = ", ".join(sorted(GAMES))
+        raise UnknownGame(f"no game called '{game_id}' (known games: {known})") from None
+    module, _, name = target.partition(":")
+    cls: type[Ruleset[Any]] = getattr(importlib.import_module(module), name)
+    return cls
+
+
+@lru_cache(maxsize=16)
+def _load_map(game_id: str, map_id: str) -> BaseMap:
+    cls = ruleset_class(game_id)
+    game_map = load_map_file(find_map(map_id), cls.map_model)
+    if game_map.game != game_id:
+        raise MapError(f"map '{map_id}' is for the game '{game_map.game}', not '{game_id}'")
+    return game_map
+
+
+def load_ruleset(game_id: str, map_id: str | None = None) -> Ruleset[Any]:
+    cls = ruleset_class(game_id)
+    return cls(_load_map(game_id, map_id or cls.default_map))
+
+
+def playable_games() -> list[type[Ruleset[Any]]]:
+    """Games that play from set-up to final scores (the only ones the launcher lists)."""
+    return [ruleset_class(g) for g in GAMES]

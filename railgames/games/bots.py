@@ -1,0 +1,18 @@
+"""Each game's greedy bot, looked up by game id."""
+
+from __future__ import annotations
+
+import importlib
+
+from railgames.core.bots import Bot
+
+GREEDY: dict[str, str] = {
+    "new-england": "railgames.games.new_england.bots:GreedyBot",
+}
+
+
+def greedy_bot(game_id: str, seed: int) -> Bot:
+    module, _, name = GREEDY[game_id].partition(":")
+    cls = getattr(importlib.import_module(module), name)
+    bot: Bot = cls(seed)
+    return bot

@@ -1,0 +1,85 @@
+"""A greedy New England Railways bot.
+
+It bids up to a rough estimate of what a link is worth to it, ships the
+delivery that earns its own railway most, borrows only when it must and pays
+debt down when it has spare cash.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from railgames.core.engine import Prompt, Ruleset
+from railgames.games.new_england.actions import Bid, Borrow, FinishLink, PassBid, PassShip, Retire, Ship
+from railgames.games.new_england.rules import NewEnglandRules
+from railgames.games.new_england.state import NEState, Step
+
+# Chance that two dice total at least n, for n = 0..13.
+_AT_LEAST = [1.0, 1.0] + [sum(1 for a in range(1, 7) for b in range(1, 7) if a + b >= n) / 36
+                          for n in range(2, 14)]
+
+
+def expected_shortfall(value: int) -> float:
+    """Average dollars needed to finish a link straight after its build roll."""
+    return sum(max(0, value - (a + b)) for a in range(1, 7) for b in range(1, 7)) / 36
+
+
+class GreedyBot:
+    kind = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
+        assert isinstance(ruleset, NewEnglandRules)
+        state: NEState = view
+        seat = prompt.seat
+        me = state.railways[seat]
+        if state.step is Step.LOANS:
+            assert prompt.amount is not None
+            return Borrow(seat=seat, amount=prompt.amount.min)
+        if state.step is Step.RETIRE:
+            spare = max(0, me.cash - 10) // 10 * 10
+            return Retire(seat=seat, amount=min(spare, me.debt))
+        if state.step is Step.AUCTION:
+            a = state.auction
+            assert a is not None
+            worth = self.link_worth(ruleset, state, a.link, seat)
+            bid = a.high_bid + 1
+            if bid <= min(worth, me.cash):
+                return Bid(seat=seat, amount=bid)
+            return PassBid(seat=seat)
+        if state.step is Step.FINISH:
+            f = state.finish
+            assert f is not None
+            pay = f.shortfall <= 2 or f.shortfall * 3 <= me.cash
+            return FinishLink(seat=seat, pay=pay)
+        best: Ship | None = None
+        best_key = (0.0, 0)
+        for choice in prompt.choices:
+            if not isinstance(choice, Ship):
+                continue
+            gain = ruleset.income_split(state, choice.path)
+            mine = gain.get(seat, 0)
+            others = sum(g for s, g in gain.items() if s != seat)
+            key = (mine - 0.5 * others, mine)
+            if mine > 0 and key > best_key:
+                best, best_key = choice, key
+        return best if best is not None else PassShip(seat=seat)
+
+    @staticmethod
+    def turns_left(state: NEState) -> int:
+        per_turn = max(1, len(state.current))
+        return 1 + (len(state.link_deck) + len(state.future)) // per_turn
+
+    def link_worth(self, ruleset: NewEnglandRules, state: NEState, link: str, seat: int) -> int:
+        value = ruleset.link_value(link)
+        a, b = ruleset.link_ends(link)
+        adj = ruleset.built_neighbours(state)
+        # Links that touch the network carry cubes sooner; waiting cubes nearby promise traffic.
+        touching = len(adj.get(a, [])) + len(adj.get(b, []))
+        cubes = sum(state.cubes[a].values()) + sum(state.cubes[b].values())
+        traffic = min(self.turns_left(state), 6) * (0.4 * min(touching, 3) + 0.2 * min(cubes, 3))
+        worth = value - 0.5 * expected_shortfall(value) + traffic
+        return max(1, int(worth))
