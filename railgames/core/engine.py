@@ -113,6 +113,14 @@ class Ruleset(ABC, Generic[S]):
     @abstractmethod
     def result(self, state: S) -> Result | None: ...
 
+    def to_move(self, state: S) -> int | None:
+        """The seat that must act now (None once the game is over).
+
+        Games override this with a cheap lookup; the default asks for the prompt.
+        """
+        prompt = self.prompt(state)
+        return None if prompt is None else prompt.seat
+
     def view(self, state: S, seat: int | None) -> S:
         """What a seat may see. Fully public games return the state itself."""
         return state
@@ -190,7 +198,10 @@ class Game:
     def _initial_state(ruleset: Ruleset[Any], record: GameRecord) -> Any:
         chance = Chance(record.seed)
         log: list[Event] = []
-        return ruleset.setup(record, chance, EventLog(log, SETUP))
+        state = ruleset.setup(record, chance, EventLog(log, SETUP))
+        # The state owns its log from here on; set-up events come first in it.
+        ruleset.log_of(state)[:0] = log
+        return state
 
     @classmethod
     def replay(cls, ruleset: Ruleset[Any], record: GameRecord, upto: int | None = None) -> Game:
@@ -226,7 +237,7 @@ class Game:
         return self.ruleset.legal_actions(self.state)
 
     def is_over(self) -> bool:
-        return self.ruleset.prompt(self.state) is None
+        return self.ruleset.to_move(self.state) is None
 
     def result(self) -> Result | None:
         return self.ruleset.result(self.state)
@@ -244,14 +255,14 @@ class Game:
     def check(self, raw: Mapping[str, Any] | Action) -> Any:
         """Parse and validate without applying; returns the parsed action."""
         action = self.ruleset.parse_action(raw)
-        prompt = self.ruleset.prompt(self.state)
-        if prompt is None:
+        seat = self.ruleset.to_move(self.state)
+        if seat is None:
             raise IllegalAction("the game is over")
         if action.seat >= len(self.players):
             raise MalformedAction(f"there is no seat {action.seat} in this game")
-        if action.seat != prompt.seat:
+        if action.seat != seat:
             raise IllegalAction(
-                f"it is {self.players[prompt.seat].name}'s turn, not {self.players[action.seat].name}'s"
+                f"it is {self.players[seat].name}'s turn, not {self.players[action.seat].name}'s"
             )
         self.ruleset.validate(self.state, action)
         return action

@@ -26,6 +26,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from railgames.core.errors import MapError
 from railgames.core.hexgrid import Hex, Orientation, are_adjacent, offset_to_axial, side_key
+from railgames.core.record import _more as _more
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 
@@ -142,7 +143,7 @@ class GraphMap(BaseMap):
 
 
 def _find_all(lines: list[str], label: str) -> list[tuple[int, int]]:
-    hits = []
+    hits: list[tuple[int, int]] = []
     pattern = re.compile(r"(?<![A-Za-z])" + re.escape(label) + r"(?![A-Za-z])")
     for row, line in enumerate(lines):
         hits.extend((row, m.start()) for m in pattern.finditer(line))
@@ -310,7 +311,7 @@ def parse_map(text: str, source: str, model: type[M]) -> M:
             head, sep, rest = msg.partition(": ")
             if sep and re.match(r"^[a-z_]+(\.\d+)?(\.[a-z_]+)?$", head):
                 loc, msg = head.split("."), rest
-        more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
+        more = _more(exc.error_count() - 1)
         raise MapError(f"{source}: {_where(text, loc)}: {msg}{more}") from None
 
 

@@ -42,7 +42,7 @@ class GameRecord(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    format: Literal[1] = RECORD_FORMAT
+    format: Literal[1] = 1
     game: str
     map: str
     options: dict[str, Any] = Field(default_factory=dict)
@@ -56,11 +56,17 @@ class GameRecord(BaseModel):
         return self.model_dump_json(indent=1)
 
 
+def _more(count: int) -> str:
+    if count <= 0:
+        return ""
+    return f" (and {count} more problem{'s' if count > 1 else ''})"
+
+
 def describe_validation_error(err: ValidationError) -> str:
     """One line naming the first bad field and what is wrong with it."""
     first = err.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    extra = f" (and {err.error_count() - 1} more problems)" if err.error_count() > 1 else ""
+    extra = _more(err.error_count() - 1)
     return f"field '{where}': {first['msg']}{extra}"
 
 

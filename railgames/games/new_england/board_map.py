@@ -55,15 +55,15 @@ class NewEnglandMap(GraphMap):
         if len(self.setup_cubes) > TOTAL_CUBES:
             raise ValueError("setup_cubes: more set-up draws than cubes")
         links = {link.id for link in self.links}
-        for count in ("3", "4", "5", "6"):
-            if count not in self.starting_links:
-                raise ValueError(f"starting_links: no entry for {count} players")
-        for count, ids in self.starting_links.items():
-            if not count.isdigit() or not 3 <= int(count) <= 6:
-                raise ValueError(f"starting_links: '{count}' is not a player count from 3 to 6")
-            if len(ids) != int(count) - 1:
+        for players in ("3", "4", "5", "6"):
+            if players not in self.starting_links:
+                raise ValueError(f"starting_links: no entry for {players} players")
+        for players, ids in self.starting_links.items():
+            if not players.isdigit() or not 3 <= int(players) <= 6:
+                raise ValueError(f"starting_links: '{players}' is not a player count from 3 to 6")
+            if len(ids) != int(players) - 1:
                 raise ValueError(
-                    f"starting_links: {count} players start with {int(count) - 1} links, not {len(ids)}"
+                    f"starting_links: {players} players start with {int(players) - 1} links, not {len(ids)}"
                 )
             for lid in ids:
                 if lid not in links:

@@ -11,7 +11,15 @@ import random
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
-from railgames.games.new_england.actions import Bid, Borrow, FinishLink, PassBid, PassShip, Retire, Ship
+from railgames.games.new_england.actions import (
+    Bid,
+    Borrow,
+    FinishLink,
+    PassBid,
+    PassShip,
+    Retire,
+    Ship,
+)
 from railgames.games.new_england.rules import NewEnglandRules
 from railgames.games.new_england.state import NEState, Step
 

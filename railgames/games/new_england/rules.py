@@ -152,6 +152,18 @@ class NewEnglandRules(Ruleset[NEState]):
         return colour
 
     # ------------------------------------------------------------ prompts
+    def to_move(self, state: NEState) -> int | None:
+        step = state.step
+        if step is Step.OVER:
+            return None
+        if step is Step.AUCTION:
+            assert state.auction is not None
+            return state.auction.to_act
+        if step is Step.FINISH:
+            assert state.finish is not None
+            return state.finish.seat
+        return state.pending[0]
+
     def prompt(self, state: NEState) -> Prompt | None:
         step = state.step
         if step is Step.OVER:
@@ -227,9 +239,11 @@ class NewEnglandRules(Ruleset[NEState]):
             adj.setdefault(b, []).append(a)
         return adj
 
-    def routes(self, state: NEState, origin: str, colour: str) -> Iterator[list[str]]:
+    def routes(self, state: NEState, origin: str, colour: str,
+               adj: dict[str, list[str]] | None = None) -> Iterator[list[str]]:
         """Every legal path for a cube of ``colour`` leaving ``origin``."""
-        adj = self.built_neighbours(state)
+        if adj is None:
+            adj = self.built_neighbours(state)
         demand = self._demand
         path = [origin]
 
@@ -250,11 +264,15 @@ class NewEnglandRules(Ruleset[NEState]):
         out: list[Ship] = []
         if not state.built:
             return out
+        adj = self.built_neighbours(state)
         for city in sorted(state.cubes):
+            if city not in adj:
+                continue
             for colour in sorted(state.cubes[city]):
                 if state.cubes[city][colour] > 0:
-                    out.extend(Ship(seat=seat, colour=colour, path=p)
-                               for p in self.routes(state, city, colour))
+                    # Built from paths this method has just checked, so validation is skipped.
+                    out.extend(Ship.model_construct(type="ship", seat=seat, colour=colour, path=p)
+                               for p in self.routes(state, city, colour, adj))
         return out
 
     def income_split(self, state: NEState, path: list[str]) -> dict[int, int]:
@@ -490,9 +508,12 @@ class NewEnglandRules(Ruleset[NEState]):
                 return
 
     def _can_ship(self, state: NEState) -> bool:
+        adj = self.built_neighbours(state)
         for city, here in state.cubes.items():
+            if city not in adj:
+                continue
             for colour, count in here.items():
-                if count and next(self.routes(state, city, colour), None) is not None:
+                if count and next(self.routes(state, city, colour, adj), None) is not None:
                     return True
         return False
 
@@ -643,7 +664,7 @@ class NewEnglandRules(Ruleset[NEState]):
         dice = state.chance.roll(2)
         loss_number = sum(dice) + 1
         losses = []
-        for seat, r in enumerate(state.railways):
+        for r in state.railways:
             loss = r.income // loss_number
             r.income -= loss
             losses.append(f"{r.name} -{loss}")
