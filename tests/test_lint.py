@@ -1,0 +1,51 @@
+"""Style and types are part of the test command; the rules layer never imports Textual."""
+
+from __future__ import annotations
+
+import ast
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_ruff_is_clean() -> None:
+    proc = subprocess.run([sys.executable, "-m", "ruff", "check", "railgames", "tests", "benchmarks"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.mark.skipif(shutil.which("mypy") is None and not (Path(sys.executable).parent / "mypy").exists(),
+                    reason="mypy is not installed")
+def test_mypy_checks_the_rules_layer() -> None:
+    proc = subprocess.run([sys.executable, "-m", "mypy"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def rules_layer_files() -> list[Path]:
+    files = list((ROOT / "railgames" / "core").rglob("*.py"))
+    for game in (ROOT / "railgames" / "games").iterdir():
+        if game.is_dir():
+            files += [p for p in game.glob("*.py") if p.name not in {"board.py", "ui.py"}]
+    return files + [ROOT / "railgames" / "games" / "__init__.py", ROOT / "railgames" / "games" / "bots.py"]
+
+
+def test_rules_layer_never_imports_textual() -> None:
+    offenders = []
+    for path in rules_layer_files():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
+                          if n.split(".")[0] in {"textual", "railgames"} and
+                          (n.startswith("textual") or n.startswith("railgames.app"))]
+    assert not offenders, offenders
