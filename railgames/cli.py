@@ -207,9 +207,12 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     start: dict[str, Any] = {}
     if getattr(args, "game", None):
-        from railgames.games import ruleset_class
+        from railgames.games import playable_games, ruleset_class
 
-        ruleset_class(args.game)
+        cls = ruleset_class(args.game)
+        if cls not in playable_games():
+            raise RailgamesError(f"{cls.title} cannot be played in the app yet "
+                                 "(its rules work with simulate and replay)")
         start = {"game": args.game, "players": parse_seats(args.players) if args.players else None,
                  "seed": args.seed}
     return run_app(new_game=start or None)

@@ -279,6 +279,8 @@ class Game:
     # --- undo: replay without the last action, within the rules of taking back
     def undo_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not take back the last action, or None if it may."""
+        if self.is_over():
+            return "the game is over"
         if not self.record.actions:
             return "there is nothing to take back"
         last_index = len(self.record.actions) - 1

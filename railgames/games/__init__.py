@@ -16,7 +16,12 @@ from railgames.core.maps import BaseMap, find_map, load_map_file
 
 GAMES: dict[str, str] = {
     "new-england": "railgames.games.new_england.rules:NewEnglandRules",
+    "paris-connection": "railgames.games.paris_connection.rules:ParisConnectionRules",
 }
+
+# Games whose rules are complete (simulate, replay and maps check know them) but
+# whose board is not drawn in the app yet: the launcher leaves them out.
+NOT_IN_LAUNCHER: frozenset[str] = frozenset({"paris-connection"})
 
 
 class UnknownGame(RailgamesError):
@@ -50,4 +55,4 @@ def load_ruleset(game_id: str, map_id: str | None = None) -> Ruleset[Any]:
 
 def playable_games() -> list[type[Ruleset[Any]]]:
     """Games that play from set-up to final scores (the only ones the launcher lists)."""
-    return [ruleset_class(g) for g in GAMES]
+    return [ruleset_class(g) for g in GAMES if g not in NOT_IN_LAUNCHER]

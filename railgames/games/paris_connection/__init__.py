@@ -1,0 +1,1 @@
+"""Paris Connection."""

@@ -1,0 +1,60 @@
+"""Paris Connection game state (internal; never saved: replay rebuilds it).
+
+Each player's holdings are secret. In the full state every ``Shareholder``
+carries its holdings; in a seat's view (``ParisConnectionRules.view``) the
+other players' ``shares`` are None and only their public ``held`` count
+remains, as at a table where the screens hide the colours but not the pile.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from railgames.core.events import Event
+from railgames.core.hexgrid import Hex
+from railgames.core.rng import Chance
+
+
+class Step(StrEnum):
+    TURN = "turn"  # the player to move chooses: build or trade
+    BUILD = "build"  # a build has begun: place more of the same company, or end it
+    OVER = "over"
+
+
+@dataclass
+class Shareholder:
+    name: str
+    shares: dict[str, int] | None  # company -> locomotives behind the screen; None when hidden
+    held: int = 0  # how many locomotives in all: public
+
+    def count(self, company: str) -> int:
+        assert self.shares is not None, "this player's holdings are hidden in this view"
+        return self.shares.get(company, 0)
+
+
+@dataclass
+class PCState:
+    players: list[Shareholder]
+    supply: dict[str, int]  # company -> locomotives on its storing board
+    value: dict[str, int]  # company -> value on the score track
+    board: dict[Hex, list[str]]  # occupied hex -> companies there, in placement order
+    current: int  # seat to move
+    turn: int
+    step: Step
+    building: str | None = None  # the company of the build under way
+    placed: list[Hex] = field(default_factory=list)  # hexes placed in the build under way
+    end_reason: str | None = None
+    chance: Chance = field(default_factory=lambda: Chance(0))
+    log: list[Event] = field(default_factory=list)
+    final: dict[str, dict[str, int]] | None = None
+
+    def on_board(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for here in self.board.values():
+            for company in here:
+                counts[company] = counts.get(company, 0) + 1
+        return counts
+
+    def hexes_of(self, company: str) -> list[Hex]:
+        return [h for h, here in self.board.items() if company in here]
