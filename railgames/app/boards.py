@@ -1,0 +1,46 @@
+"""Each game's board widget and presentation, looked up by game id.
+
+Import paths rather than imports, so that starting the app loads only the game
+being played, and a new game plugs in by adding one line here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from railgames.app.gameui import GameUI
+
+BOARDS: dict[str, str] = {
+    "new-england": "railgames.games.new_england.board:NewEnglandBoard",
+}
+
+UIS: dict[str, str] = {
+    "new-england": "railgames.games.new_england.ui:NewEnglandUI",
+}
+
+
+def _load(target: str) -> Any:
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def board_class(game_id: str) -> Any:
+    """The board widget class for a game; a plain text board when it has none yet."""
+    target = BOARDS.get(game_id)
+    if target is not None:
+        try:
+            return _load(target)
+        except ModuleNotFoundError as exc:
+            if exc.name != target.partition(":")[0]:
+                raise
+    from railgames.app.widgets.text_board import TextBoard
+
+    return TextBoard
+
+
+def game_ui(ruleset: Any) -> GameUI:
+    target = UIS.get(ruleset.id)
+    cls = _load(target) if target else GameUI
+    ui: GameUI = cls(ruleset)
+    return ui

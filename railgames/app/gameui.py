@@ -1,0 +1,125 @@
+"""What the app asks of each game to present it: labels, choice trees, tables.
+
+The shell (screens, action panel, palette) is the same for every game; a game
+supplies a ``GameUI`` that turns its prompts, actions and state into text. A
+``GameUI`` never decides legality: it only groups and labels the actions the
+rules layer lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from railgames.app.palette import player_letters, player_style
+from railgames.core.engine import Prompt, Ruleset
+
+
+@dataclass
+class Choice:
+    """A legal action, placed in a small tree: one key and label per level."""
+
+    keys: list[str]
+    labels: list[str]
+    action: Any
+
+
+@dataclass
+class Hotkey:
+    key: str
+    label: str
+    action: Any
+
+
+@dataclass
+class Highlight:
+    cities: list[str] = field(default_factory=list)
+    path: list[str] = field(default_factory=list)
+
+
+class GameUI:
+    """Plain defaults that suit any game: one flat list of labelled actions."""
+
+    def __init__(self, ruleset: Ruleset[Any]) -> None:
+        self.ruleset = ruleset
+
+    # --- actions as text
+    def describe(self, state: Any, action: Any, names: Sequence[str]) -> str:
+        fields = {k: v for k, v in action.model_dump().items() if k not in ("type", "seat")}
+        extra = " ".join(f"{k}={v}" for k, v in fields.items())
+        return f"{action.type.replace('_', ' ')} {extra}".strip()
+
+    def choices(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Choice]:
+        return [
+            Choice([str(i)], [self.describe(state, a, names)], a) for i, a in enumerate(prompt.choices)
+        ]
+
+    def level_title(self, state: Any, prompt: Prompt, prefix: list[str]) -> str:
+        return "Choose:"
+
+    def board_level(self, state: Any, prompt: Prompt, prefix: list[str]) -> bool:
+        """True when the options at this level are cities the board cursor can pick."""
+        return False
+
+    def highlight(self, state: Any, prompt: Prompt, prefix: list[str], option: str | None) -> Highlight:
+        return Highlight()
+
+    def hotkeys(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Hotkey]:
+        return []
+
+    def amount_context(self, state: Any, prompt: Prompt, names: Sequence[str]) -> str:
+        return ""
+
+    def amount_action(self, prompt: Prompt, value: int) -> dict[str, Any]:
+        assert prompt.amount is not None
+        return {"type": prompt.amount.action_type, "seat": prompt.seat, "amount": value}
+
+    # --- state as text
+    def players_table(self, state: Any, names: Sequence[str], kinds: Sequence[str],
+                      to_move: int | None) -> RenderableType:
+        table = Table(box=None, expand=True, padding=(0, 1))
+        table.add_column("Player")
+        letters = player_letters(names)
+        for seat, name in enumerate(names):
+            mark = "▶" if seat == to_move else " "
+            table.add_row(Text(f"{mark}{letters[seat]} {name}", style=player_style(seat)))
+        return table
+
+    def preview(self, width: int = 44, height: int = 12) -> Text:
+        """A small picture of the board: each city's initials at its place on the map."""
+        game_map = self.ruleset.map
+        spans = getattr(game_map, "label_spans", None)
+        if not spans:
+            return Text("")
+        grid_w, grid_h = game_map.grid_size
+        canvas = [[" "] * width for _ in range(height)]
+        for cid, (row, c0, c1) in spans.items():
+            x = min(width - 4, (c0 + c1) // 2 * width // max(grid_w, 1))
+            y = min(height - 1, row * height // max(grid_h, 1))
+            label = ("•" + cid[:3])
+            for i, ch in enumerate(label):
+                if 0 <= x + i < width:
+                    canvas[y][x + i] = ch
+        text = Text()
+        for line in canvas:
+            for ch in "".join(line).rstrip():
+                text.append(ch, style="bold" if ch == "•" else "")
+            text.append("\n")
+        text.rstrip()
+        return text
+
+    def board_extras(self) -> list[Any]:
+        """Widgets shown under the board (each may have ``update_state(state)``)."""
+        return []
+
+    def turn_of(self, state: Any) -> int:
+        return self.ruleset.turn_of(state)
+
+    def history(self, state: Any) -> list[list[tuple[int, int]]]:
+        """Per turn, each seat's (income, cash); empty when the game keeps none."""
+        return list(getattr(state, "history", []) or [])

@@ -1,0 +1,95 @@
+"""Fixed, reproducible moments of the app, for the snapshot tests and screenshots/.
+
+Each scene is a function returning (app, keys to press); the records come from
+greedy bots playing a fixed seed, so every run shows the same screens.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from railgames.core.engine import Game
+from railgames.core.record import GameRecord, PlayerSpec, save_record
+from railgames.core.simulate import bot_players, play_bot_game
+from railgames.games import load_ruleset
+
+SEED = 7
+HUMANS = [PlayerSpec(name="Ann"), PlayerSpec(name="Bob"), PlayerSpec(name="Cat")]
+FIXED_TIME = "2025-01-01T12:00:00+00:00"
+
+
+def _record(players: list[PlayerSpec] | None = None) -> GameRecord:
+    ruleset = load_ruleset("new-england")
+    game = play_bot_game(ruleset, bot_players(3, "greedy"), SEED)
+    record = game.record.model_copy(deep=True)
+    record.players = list(players or HUMANS)
+    record.created = record.updated = FIXED_TIME
+    return record
+
+
+def _upto(record: GameRecord, wanted: Callable[[Game], bool], start: int = 0) -> GameRecord:
+    ruleset = load_ruleset(record.game, record.map)
+    for n in range(start, len(record.actions) + 1):
+        game = Game.replay(ruleset, record, upto=n)
+        if wanted(game):
+            out = game.record.model_copy(deep=True)
+            out.created = out.updated = FIXED_TIME
+            return out
+    raise ValueError("no such moment")
+
+
+def _saved(record: GameRecord, folder: Path, name: str) -> Path:
+    path = folder / name
+    save_record(record, path)
+    return path
+
+
+def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
+    """Scene name -> maker of (app, keys). ``folder`` receives the records the scenes load."""
+    from railgames.app.main import RailgamesApp
+
+    def launcher() -> tuple[Any, list[str]]:
+        return RailgamesApp(bot_delay=0), []
+
+    def setup() -> tuple[Any, list[str]]:
+        return RailgamesApp(bot_delay=0), ["enter"]
+
+    def board() -> tuple[Any, list[str]]:
+        record = _record()
+        mid = _upto(record, lambda g: (p := g.prompt()) is not None and p.step == "Auction",
+                    start=len(record.actions) // 2)
+        return RailgamesApp(load_path=_saved(mid, folder, "board.json"), bot_delay=0,
+                            handoff=False), []
+
+    def shipping() -> tuple[Any, list[str]]:
+        record = _record()
+        ship = _upto(record, lambda g: (p := g.prompt()) is not None and p.step.startswith("Shipping")
+                     and any(a.type == "ship" for a in p.choices), start=len(record.actions) // 3)
+        return (RailgamesApp(load_path=_saved(ship, folder, "shipping.json"), bot_delay=0,
+                             handoff=False), ["tab", "enter"])
+
+    def handoff() -> tuple[Any, list[str]]:
+        app = RailgamesApp(new_game={"game": "new-england", "players": HUMANS, "seed": SEED},
+                           bot_delay=0)
+        return app, ["enter"]
+
+    def help_screen() -> tuple[Any, list[str]]:
+        app = RailgamesApp(new_game={"game": "new-england", "players": HUMANS, "seed": SEED},
+                           bot_delay=0)
+        return app, ["question_mark"]
+
+    def game_over() -> tuple[Any, list[str]]:
+        record = _record()
+        return RailgamesApp(load_path=_saved(record, folder, "over.json"), bot_delay=0), []
+
+    return {
+        "launcher": launcher,
+        "setup": setup,
+        "board": board,
+        "shipping": shipping,
+        "handoff": handoff,
+        "help": help_screen,
+        "game_over": game_over,
+    }

@@ -1,0 +1,325 @@
+"""The game screen: board, players, turn banner, action panel, event log."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
+from textual.containers import Container, Horizontal, Vertical
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, RichLog, Static
+
+from railgames.app.boards import board_class, game_ui
+from railgames.app.commands import GameCommands
+from railgames.app.palette import player_letters, player_style
+from railgames.app.screens.confirm import ConfirmScreen
+from railgames.app.screens.handoff import HandoffScreen
+from railgames.app.screens.help import HelpScreen
+from railgames.app.session import Session
+from railgames.app.widgets.action_panel import ActionPanel
+from railgames.core.errors import IllegalAction, MalformedAction
+
+if TYPE_CHECKING:
+    from railgames.app.main import RailgamesApp
+
+NARROW = 110  # below this width the panels stack under the board
+WIDE = 150
+
+
+class GameScreen(Screen[None]):
+    COMMANDS = {GameCommands}
+
+    BINDINGS = [
+        Binding("p", "hotkey('p')", "Pass"),
+        Binding("y", "hotkey('y')", "Pay now"),
+        Binding("n", "hotkey('n')", "Wait"),
+        Binding("escape", "back", "Back"),
+        Binding("tab", "switch_focus", "Board/list", show=False),
+        Binding("u", "undo", "Undo"),
+        Binding("s", "save", "Save"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, session: Session, handoff: bool = True) -> None:
+        super().__init__()
+        self.session = session
+        self.ui = game_ui(session.ruleset)
+        self.handoff = handoff
+        self.names = [p.name for p in session.game.players]
+        self.letters = player_letters(self.names)
+        self.extras = self.ui.board_extras()
+        self._logged = 0
+        self._bot_timer: Timer | None = None
+        prompt = session.prompt()
+        # No hand-off before the very first decision: whoever starts is already at the keyboard.
+        self._at_keyboard: int | None = prompt.seat if prompt and not session.is_bot(prompt.seat) else None
+
+    @property
+    def rapp(self) -> RailgamesApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> Any:
+        yield Static(id="banner")
+        with Horizontal(id="game-main"):
+            with Container(id="board-box"):
+                yield board_class(self.session.ruleset.id)(self.session.ruleset, id="board")
+                yield from self.extras
+            with Vertical(id="side"):
+                yield Static(id="players")
+                yield ActionPanel(id="actions")
+                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#log", RichLog).border_title = "Log"
+        self.query_one("#players").border_title = "Railways"
+        self._apply_layout(self.size.width)
+        self.refresh_all()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_layout(event.size.width)
+
+    def _apply_layout(self, width: int) -> None:
+        self.set_class(width < NARROW, "narrow")
+        self.set_class(width >= WIDE, "wide")
+
+    # ------------------------------------------------------------ showing the game
+    @property
+    def board(self) -> Any:
+        return self.query_one("#board")
+
+    @property
+    def panel(self) -> ActionPanel:
+        return self.query_one(ActionPanel)
+
+    def refresh_all(self) -> None:
+        if self._bot_timer is not None:
+            self._bot_timer.stop()
+            self._bot_timer = None
+        session = self.session
+        state = session.state
+        prompt = session.prompt()
+        self.board.update_state(state)
+        for extra in self.extras:
+            if hasattr(extra, "update_state"):
+                extra.update_state(state)
+        kinds = [p.kind for p in session.game.players]
+        self.query_one("#players", Static).update(
+            self.ui.players_table(state, self.names, kinds, prompt.seat if prompt else None))
+        self._update_banner()
+        self._update_log()
+        self.refresh_bindings()
+        if prompt is None:
+            self.board.set_highlight()
+            self.panel.show_prompt(None, state, self.ui, self.names)
+            self.rapp.show_game_over(session)
+            return
+        if session.is_bot(prompt.seat):
+            self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
+            self.board.set_highlight()
+            delay = self.rapp.bot_delay
+            if delay > 0:
+                self._bot_timer = self.set_timer(delay, self._bot_move)
+            else:
+                self.call_after_refresh(self._bot_move)
+            return
+        self.panel.show_prompt(prompt, state, self.ui, self.names)
+        if (self.handoff and self._at_keyboard is not None and prompt.seat != self._at_keyboard
+                and len(session.humans()) > 1):
+            self._at_keyboard = prompt.seat
+            self.app.push_screen(
+                HandoffScreen(self.names[prompt.seat], prompt.seat, self.letters[prompt.seat]),
+                lambda _: self._focus_for_prompt(),
+            )
+        else:
+            self._at_keyboard = prompt.seat
+            self._focus_for_prompt()
+
+    def _focus_for_prompt(self) -> None:
+        if self.panel.board_level:
+            self.board.focus()
+        else:
+            self.panel.focus_input()
+
+    def _update_banner(self) -> None:
+        prompt = self.session.prompt()
+        text = Text()
+        turn = self.ui.turn_of(self.session.state)
+        text.append(f" {self.session.ruleset.title} · turn {turn} ", style="bold reverse")
+        text.append(" ")
+        if prompt is None:
+            result = self.session.game.result()
+            text.append("Game over" + (f": {' and '.join(result.winners)} wins" if result else ""))
+        else:
+            seat = prompt.seat
+            text.append(f" {self.letters[seat]} ", style="reverse " + player_style(seat))
+            text.append(" " + prompt.text)
+        self.query_one("#banner", Static).update(text)
+
+    def _update_log(self) -> None:
+        log = self.query_one("#log", RichLog)
+        events_ = self.session.game.events_for(None)
+        if len(events_) < self._logged:  # undo: the log got shorter
+            log.clear()
+            self._logged = 0
+        for event in events_[self._logged:]:
+            style = "bold" if event.kind in ("turn", "game_over") else ""
+            log.write(Text(event.text, style=style))
+        self._logged = len(events_)
+
+    # ------------------------------------------------------------ acting
+    def submit(self, action: Any) -> bool:
+        """Send an action to the rules layer; a refusal is shown and changes nothing."""
+        prompt = self.session.prompt()
+        if prompt is None or self.session.is_bot(prompt.seat):
+            return False
+        try:
+            self.session.apply(action)
+        except (IllegalAction, MalformedAction) as exc:
+            self.refuse(exc.reason)
+            return False
+        except OSError as exc:
+            self.notify(f"The game could not be saved: {exc}", severity="error")
+        self.refresh_all()
+        return True
+
+    def refuse(self, reason: str) -> None:
+        text = reason[:1].upper() + reason[1:]
+        self.panel.show_reason(text)
+        self.notify(text, title="Not allowed", severity="warning")
+
+    def _bot_move(self) -> None:
+        self._bot_timer = None
+        if not self.is_attached or not self.session.bot_to_move():
+            return
+        try:
+            self.session.bot_step()
+            if self.rapp.bot_delay <= 0:  # no pause wanted: let the bots finish their moves at once
+                while self.session.bot_to_move():
+                    self.session.bot_step()
+        except OSError as exc:
+            self.notify(f"The game could not be saved: {exc}", severity="error")
+        self.refresh_all()
+
+    def on_action_panel_chosen(self, event: ActionPanel.Chosen) -> None:
+        event.stop()
+        self.submit(event.action)
+
+    def on_action_panel_highlight_changed(self, event: ActionPanel.HighlightChanged) -> None:
+        event.stop()
+        self.board.set_highlight(event.highlight.cities, event.highlight.path)
+        if event.board_level:
+            self._cursor_to_choice()
+            if not self.board.has_focus and self.app.screen is self:
+                self.board.focus()
+
+    def _cursor_to_choice(self) -> None:
+        """Put the board cursor on a city that can be chosen now, unless it already is on one."""
+        keys = [k for k, _, _ in self.panel.options]
+        if self.board.cursor_city in keys:
+            return
+        for key in keys:
+            try:
+                self.board.cursor_city = key
+            except KeyError:  # not a city (e.g. the pass option)
+                continue
+            return
+
+    def _city_chosen(self, city: str) -> None:
+        if not self.panel.board_level:
+            return
+        if not self.panel.choose_key(city):
+            name = self.session.ruleset.city_name(city) if hasattr(self.session.ruleset, "city_name") else city
+            self.refuse(f"{name} is not one of the choices here (the highlighted cities are)")
+
+    def _cursor_moved(self, city: str) -> None:
+        if self.panel.board_level:
+            self.panel.point_at(city)
+
+    # Board messages are named after the board's class; accept the known boards.
+    def on_new_england_board_city_chosen(self, event: Any) -> None:
+        self._city_chosen(event.city)
+
+    def on_new_england_board_cursor_moved(self, event: Any) -> None:
+        self._cursor_moved(event.city)
+
+    def on_text_board_city_chosen(self, event: Any) -> None:
+        self._city_chosen(event.city)
+
+    def on_text_board_cursor_moved(self, event: Any) -> None:
+        self._cursor_moved(event.city)
+
+    # ------------------------------------------------------------ keys
+    def _hotkeys(self) -> dict[str, Any]:
+        prompt = self.session.prompt()
+        if prompt is None or self.session.is_bot(prompt.seat):
+            return {}
+        return {h.key: h for h in self.ui.hotkeys(self.session.state, prompt, self.names)}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hotkey":
+            return parameters[0] in self._hotkeys()
+        return True
+
+    def action_hotkey(self, key: str) -> None:
+        hot = self._hotkeys().get(key)
+        if hot is not None:
+            self.submit(hot.action)
+
+    def action_back(self) -> None:
+        self.panel.back()
+
+    def action_switch_focus(self) -> None:
+        if self.board.has_focus:
+            self.panel.focus_input()
+        else:
+            self.board.focus()
+
+    def action_undo(self) -> None:
+        try:
+            self.session.undo()
+        except IllegalAction as exc:
+            self.refuse(exc.reason)
+            return
+        self.notify("The last action was taken back.", title="Undo")
+        self._at_keyboard = None
+        self.refresh_all()
+        prompt = self.session.prompt()
+        self._at_keyboard = prompt.seat if prompt else None
+
+    def action_save(self) -> None:
+        try:
+            path = self.session.save()
+        except OSError as exc:
+            self.notify(f"Could not save: {exc}", severity="error")
+            return
+        self.notify(f"Saved to {path}", title="Saved")
+
+    def action_help(self) -> None:
+        prompt = self.session.prompt()
+        self.app.push_screen(HelpScreen(self.session.ruleset.id, prompt.step if prompt else None,
+                                        prompt.help if prompt else None))
+
+    def action_quit_game(self) -> None:
+        def chosen(answer: str | None) -> None:
+            if answer == "quit":
+                self.app.exit(0)
+            elif answer == "menu":
+                self.rapp.to_launcher()
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Stop playing? The game is saved after every action; "
+                "choose Continue in the launcher to pick it up again.",
+                [("quit", "Quit", "y"), ("menu", "Launcher", "l"), ("cancel", "Keep playing", "n")],
+            ),
+            chosen,
+        )
+
+    def set_handoff(self, on: bool) -> None:
+        self.handoff = on
+        self.notify("Hand-off screens " + ("on" if on else "off"), title="Hand-off")

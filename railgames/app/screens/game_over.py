@@ -1,0 +1,99 @@
+"""Game over: final scores with their parts, and how income and cash went turn by turn."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.table import Table
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from railgames.app.boards import game_ui
+from railgames.app.palette import player_style
+from railgames.app.session import Session
+from railgames.app.widgets.chart import history_chart
+
+if TYPE_CHECKING:
+    from railgames.app.main import RailgamesApp
+
+PART_NAMES = {
+    "cash": "Cash",
+    "link_values": "Link values",
+    "loans_repaid": "Loans repaid",
+    "service": "Service",
+    "total": "Total",
+}
+
+
+def money(value: int, signed: bool = False) -> str:
+    if value < 0:
+        return f"−${-value}"
+    return f"+${value}" if signed and value else f"${value}"
+
+
+class GameOverScreen(Screen[None]):
+    BINDINGS = [
+        Binding("enter,escape", "launcher", "Launcher"),
+        Binding("n", "new_game", "New game"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self, session: Session) -> None:
+        super().__init__()
+        self.session = session
+
+    @property
+    def rapp(self) -> RailgamesApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> Any:
+        game = self.session.game
+        result = game.result()
+        names = [p.name for p in game.players]
+        with VerticalScroll(id="game-over"):
+            title = Text("Game over", style="bold")
+            if result:
+                title.append(f" — {' and '.join(result.winners)} win{'s' if len(result.winners) == 1 else ''}!")
+            yield Static(title, id="go-title")
+            yield Static(self._scores(names), id="go-scores")
+            history = game_ui(self.session.ruleset).history(self.session.state)
+            chart = Text(f"Income and cash at the end of each of the {len(history)} turns",
+                         style="bold")
+            yield Static(chart, id="go-chart-title")
+            yield Static(history_chart(names, history), id="go-chart")
+        yield Footer()
+
+    def _scores(self, names: list[str]) -> Table:
+        result = self.session.game.result()
+        table = Table(expand=False, padding=(0, 1))
+        table.add_column("Player")
+        if result is None:
+            return table
+        parts = [k for k in PART_NAMES if any(k in b for b in result.breakdown.values())]
+        extra = sorted({k for b in result.breakdown.values() for k in b} - set(PART_NAMES))
+        columns = [p for p in parts if p != "total"] + extra + (["total"] if "total" in parts else [])
+        for key in columns:
+            table.add_column(PART_NAMES.get(key, key.replace("_", " ").capitalize()), justify="right")
+        if not columns:
+            table.add_column("Score", justify="right")
+        order = sorted(result.scores, key=lambda n: -result.scores[n])
+        for name in order:
+            seat = names.index(name) if name in names else 0
+            label = Text(("★ " if name in result.winners else "  ") + name, style=player_style(seat))
+            parts_of = result.breakdown.get(name, {})
+            cells = [money(parts_of.get(k, 0), signed=k not in ("cash", "total"))
+                     for k in columns] or [str(result.scores[name])]
+            table.add_row(label, *cells)
+        return table
+
+    def action_launcher(self) -> None:
+        self.rapp.to_launcher()
+
+    def action_new_game(self) -> None:
+        from railgames.app.screens.setup import SetupScreen
+
+        self.rapp.to_launcher()
+        self.app.push_screen(SetupScreen(self.session.ruleset.id, list(self.session.game.players)))

@@ -1,0 +1,46 @@
+"""Between two human seats: hide the game and name who takes the keyboard next."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Center, Middle
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from railgames.app.palette import player_style
+
+
+class HandoffScreen(Screen[None]):
+    DEFAULT_CSS = """
+    HandoffScreen #handoff-box { width: 56; max-width: 95%; height: auto; border: heavy $accent;
+                                 padding: 1 2; content-align: center middle; text-align: center; }
+    """
+    BINDINGS = [
+        Binding("enter,space", "ready", "I'm ready"),
+        Binding("question_mark,f1", "app.help", "Help", show=False),
+    ]
+
+    def __init__(self, name: str, seat: int, letter: str) -> None:
+        super().__init__()
+        self.player = name
+        self.seat = seat
+        self.letter = letter
+
+    def compose(self) -> Any:
+        text = Text(justify="center")
+        text.append("Pass the keyboard to\n\n")
+        text.append(f" {self.letter} ", style="reverse " + player_style(self.seat))
+        text.append(f" {self.player}", style=player_style(self.seat))
+        text.append("\n\nPress Enter when you are ready.", style="dim")
+        with Middle(), Center():
+            yield Static(text, id="handoff-box")
+        yield Footer()
+
+    def on_click(self) -> None:
+        self.dismiss(None)
+
+    def action_ready(self) -> None:
+        self.dismiss(None)

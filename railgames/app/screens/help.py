@@ -1,0 +1,58 @@
+"""Rules help: the game's rules in the project's words, and what the current step asks."""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Markdown, Static
+
+from railgames.games import ruleset_class
+
+
+def rules_text(game_id: str) -> str:
+    package = ruleset_class(game_id).__module__.rsplit(".", 1)[0]
+    try:
+        return resources.files(package).joinpath("help.md").read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return "No rules help has been written for this game yet."
+
+
+class HelpScreen(ModalScreen[None]):
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen #help-body { width: 100; max-width: 100%; height: 1fr; border: round $accent;
+                            background: $surface; padding: 0 1; }
+    HelpScreen #help-now { border: tall $warning; padding: 0 1; margin-bottom: 1; height: auto; }
+    """
+    BINDINGS = [
+        Binding("escape,q,question_mark,f1", "close", "Close help"),
+        Binding("j", "scroll(1)", "Down", show=False),
+        Binding("k", "scroll(-1)", "Up", show=False),
+    ]
+
+    def __init__(self, game_id: str, step: str | None = None, step_help: str | None = None) -> None:
+        super().__init__()
+        self.game_id = game_id
+        self.step = step
+        self.step_help = step_help
+
+    def compose(self) -> Any:
+        with VerticalScroll(id="help-body"):
+            if self.step:
+                yield Static(f"[b]Now: {self.step}[/b]\n{self.step_help or ''}".rstrip(),
+                             id="help-now")
+            yield Markdown(rules_text(self.game_id), id="help-rules")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#help-body").focus()
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#help-body", VerticalScroll).scroll_relative(y=lines, animate=False)
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,104 @@
+"""The launcher: the suite's games, and New game / Continue / Rules / Quit."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Button, Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from railgames.app.boards import game_ui
+from railgames.app.screens.help import HelpScreen
+from railgames.games import load_ruleset, playable_games
+
+if TYPE_CHECKING:
+    from railgames.app.main import RailgamesApp
+
+TITLE = r"""
+ ┏━┓┏━┓╻╻  ┏━╸┏━┓┏┳┓┏━╸┏━┓
+ ┣┳┛┣━┫┃┃  ┃╺┓┣━┫┃┃┃┣╸ ┗━┓
+ ╹┗╸╹ ╹╹┗━╸┗━┛╹ ╹╹ ╹┗━╸┗━┛"""
+
+
+class LauncherScreen(Screen[None]):
+    BINDINGS = [
+        Binding("n", "new_game", "New game"),
+        Binding("c", "continue_game", "Continue"),
+        Binding("r,question_mark,f1", "rules", "Rules"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.games = playable_games()
+
+    @property
+    def rapp(self) -> RailgamesApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> Any:
+        with Vertical(id="launcher"):
+            yield Static(Text(TITLE.strip("\n"), style="bold"), id="title")
+            yield Static("Railway board games for one shared keyboard.", id="subtitle")
+            with Horizontal(id="launcher-main"):
+                yield OptionList(
+                    *[Option(g.title, id=g.id) for g in self.games], id="game-list"
+                )
+                yield Static(id="game-details")
+            with Horizontal(id="launcher-buttons"):
+                yield Button("New game [n]", id="new", variant="primary")
+                yield Button("Continue [c]", id="continue")
+                yield Button("Rules [r]", id="rules")
+                yield Button("Quit [q]", id="quit")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        games = self.query_one("#game-list", OptionList)
+        games.highlighted = 0
+        games.focus()
+        self._show_details(0)
+
+    @property
+    def selected(self) -> str:
+        index = self.query_one("#game-list", OptionList).highlighted or 0
+        return self.games[index].id
+
+    def _show_details(self, index: int) -> None:
+        cls = self.games[index]
+        text = Text()
+        text.append(cls.title + "\n", style="bold")
+        text.append(f"{cls.min_players}–{cls.max_players} players · {cls.play_time}\n", style="dim")
+        text.append(cls.pitch + "\n\n")
+        try:
+            text.append_text(game_ui(load_ruleset(cls.id)).preview())
+        except Exception as exc:  # a broken map must not stop the launcher
+            text.append(f"(no preview: {exc})", style="dim")
+        self.query_one("#game-details", Static).update(text)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        self._show_details(event.option_index)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_new_game()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        actions = {"new": self.action_new_game, "continue": self.action_continue_game,
+                   "rules": self.action_rules, "quit": self.app.exit}
+        actions[event.button.id or "quit"]()
+
+    def action_new_game(self) -> None:
+        from railgames.app.screens.setup import SetupScreen
+
+        self.app.push_screen(SetupScreen(self.selected))
+
+    def action_continue_game(self) -> None:
+        from railgames.app.screens.continue_ import ContinueScreen
+
+        self.app.push_screen(ContinueScreen())
+
+    def action_rules(self) -> None:
+        self.app.push_screen(HelpScreen(self.selected))

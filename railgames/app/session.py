@@ -1,0 +1,100 @@
+"""A game being played in the app: the rules engine, its bots and its save file.
+
+Nothing here imports Textual, so the flow (apply, bots, undo, autosave) can be
+tested on its own. Every change goes through ``Game.apply`` or ``Game.undo``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from railgames.app.saves import save_path_for
+from railgames.core.bots import Bot
+from railgames.core.engine import Action, Game, Prompt
+from railgames.core.events import Event
+from railgames.core.record import GameRecord, save_record
+from railgames.core.simulate import bots_for, step_bot
+from railgames.games import load_ruleset
+
+
+class Session:
+    def __init__(self, game: Game, save_path: Path | None = None, autosave: bool = True) -> None:
+        self.game = game
+        self.save_path = save_path or save_path_for(game.record)
+        self.autosave = autosave
+        self.bots: list[Bot] = bots_for(game, game.record.seed)
+
+    # --- creation
+    @classmethod
+    def new(cls, game_id: str, players: list[Any], seed: int, **kw: Any) -> Session:
+        ruleset = load_ruleset(game_id)
+        return cls(Game.new(ruleset, players, seed), **kw)
+
+    @classmethod
+    def resume(cls, record: GameRecord, save_path: Path | None = None, **kw: Any) -> Session:
+        ruleset = load_ruleset(record.game, record.map)
+        return cls(Game.replay(ruleset, record), save_path=save_path, **kw)
+
+    # --- queries
+    @property
+    def ruleset(self) -> Any:
+        return self.game.ruleset
+
+    @property
+    def state(self) -> Any:
+        return self.game.state
+
+    def prompt(self) -> Prompt | None:
+        return self.game.prompt()
+
+    def name(self, seat: int) -> str:
+        return self.game.players[seat].name
+
+    def is_bot(self, seat: int) -> bool:
+        return self.game.players[seat].is_bot
+
+    def humans(self) -> list[int]:
+        return [i for i, p in enumerate(self.game.players) if not p.is_bot]
+
+    def bot_to_move(self) -> bool:
+        prompt = self.prompt()
+        return prompt is not None and self.is_bot(prompt.seat)
+
+    # --- changes
+    def apply(self, action: Mapping[str, Any] | Action) -> list[Event]:
+        """Apply through the rules engine; IllegalAction/MalformedAction leave everything as it was."""
+        events = self.game.apply(action)
+        self.save_if_auto()
+        return events
+
+    def bot_step(self) -> list[Event]:
+        start = len(self.game.log)
+        step_bot(self.game, self.bots)
+        self.save_if_auto()
+        return self.game.log[start:]
+
+    def undo_seat(self) -> int | None:
+        """Whose undo a press of `u` asks for: the last mover if human, else the seat to move."""
+        actions = self.game.record.actions
+        if actions:
+            seat = actions[-1].get("seat")
+            if isinstance(seat, int) and 0 <= seat < len(self.game.players) and not self.is_bot(seat):
+                return seat
+        prompt = self.prompt()
+        return prompt.seat if prompt else None
+
+    def undo(self) -> None:
+        """Take back the last action; raises IllegalAction with the reason when refused."""
+        seat = self.undo_seat()
+        self.game.undo(seat if seat is not None else 0)
+        self.save_if_auto()
+
+    def save(self) -> Path:
+        save_record(self.game.record, self.save_path)
+        return self.save_path
+
+    def save_if_auto(self) -> None:
+        if self.autosave:
+            self.save()

@@ -1,0 +1,114 @@
+"""Records and key-driving helpers for the app tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from railgames.app.screens.game import GameScreen
+from railgames.app.screens.game_over import GameOverScreen
+from railgames.app.screens.handoff import HandoffScreen
+from railgames.core.engine import Game
+from railgames.core.record import GameRecord, PlayerSpec
+from railgames.core.simulate import bot_players, play_bot_game
+from railgames.games import load_ruleset
+
+HUMANS = [PlayerSpec(name="Ann"), PlayerSpec(name="Bob"), PlayerSpec(name="Cat")]
+
+
+def bot_record(seed: int, players: list[PlayerSpec] | None = None) -> GameRecord:
+    """A whole game played by greedy bots, then given the seats ``players`` (humans by default)."""
+    ruleset = load_ruleset("new-england")
+    game = play_bot_game(ruleset, bot_players(3, "greedy"), seed)
+    record = game.record.model_copy(deep=True)
+    record.players = list(players or HUMANS)
+    record.created = "2025-01-01T12:00:00+00:00"
+    record.updated = "2025-01-01T12:30:00+00:00"
+    return record
+
+
+def truncated(record: GameRecord, upto: int) -> GameRecord:
+    game = Game.replay(load_ruleset(record.game, record.map), record, upto=upto)
+    out = game.record.model_copy(deep=True)
+    out.created, out.updated = record.created, record.updated
+    return out
+
+
+def first_index(record: GameRecord, wanted: Any, start: int = 0) -> int:
+    """The first action count at which ``wanted(game)`` holds."""
+    ruleset = load_ruleset(record.game, record.map)
+    for upto in range(start, len(record.actions) + 1):
+        game = Game.replay(ruleset, record, upto=upto)
+        if wanted(game):
+            return upto
+    raise AssertionError("no such moment in the record")
+
+
+def at_ship_choice(game: Game) -> bool:
+    prompt = game.prompt()
+    return prompt is not None and prompt.step.startswith("Shipping") and any(
+        a.type == "ship" for a in prompt.choices)
+
+
+def at_auction(game: Game) -> bool:
+    prompt = game.prompt()
+    return prompt is not None and prompt.step == "Auction"
+
+
+def state_fields(state: Any) -> dict[str, Any]:
+    """Everything in a New England state, the dice included, for equality checks."""
+    out = {k: v for k, v in vars(state).items() if k != "chance"}
+    out["chance"] = state.chance._rng.getstate()
+    return out
+
+
+async def play_to_the_end(pilot: Any, app: Any, max_presses: int = 4000) -> int:
+    """Answer every human prompt with keys until the game-over screen; returns the presses used."""
+    presses = 0
+    bids = 0
+    while presses < max_presses:
+        screen = app.screen
+        if isinstance(screen, GameOverScreen):
+            return presses
+        if isinstance(screen, HandoffScreen):
+            await pilot.press("enter")
+            presses += 1
+            continue
+        if not isinstance(screen, GameScreen):
+            await pilot.pause()
+            continue
+        prompt = screen.session.prompt()
+        if prompt is None or screen.session.is_bot(prompt.seat):
+            await pilot.pause()
+            continue
+        before = len(screen.session.game.record.actions)
+        step = screen.session.state.step
+        if step == "auction":
+            # Bid the least now and then (a link of one's own), otherwise pass.
+            bids += 1
+            keys = ["enter"] if bids % 3 == 0 else ["p"]
+        elif step == "finish":
+            keys = ["y"]
+        elif step == "ship":
+            keys = ["tab", "enter", "enter", "enter", "enter", "enter"]
+        else:
+            keys = ["enter"]
+        for key in keys:
+            await pilot.press(key)
+            presses += 1
+            if len(screen.session.game.record.actions) != before or app.screen is not screen:
+                break
+        else:
+            raise AssertionError(f"keys {keys} did nothing at {prompt.step}: {prompt.text}")
+    raise AssertionError("the game did not end")
+
+
+def run_async(test: Any) -> Any:
+    """Run an async test in asyncio.run, so that no async pytest plugin is needed."""
+    import asyncio
+    import functools
+
+    @functools.wraps(test)
+    def wrapper(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return wrapper
