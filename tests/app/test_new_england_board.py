@@ -173,10 +173,10 @@ class BoardApp(App[None]):
     def on_mount(self) -> None:
         self.query_one(NewEnglandBoard).focus()
 
-    def on_new_england_board_city_chosen(self, message: NewEnglandBoard.CityChosen) -> None:
+    def on_board_city_chosen(self, message: NewEnglandBoard.CityChosen) -> None:
         self.chosen.append(message.city)
 
-    def on_new_england_board_cursor_moved(self, message: NewEnglandBoard.CursorMoved) -> None:
+    def on_board_cursor_moved(self, message: NewEnglandBoard.CursorMoved) -> None:
         self.moved.append(message.city)
 
 

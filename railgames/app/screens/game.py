@@ -240,17 +240,12 @@ class GameScreen(Screen[None]):
         if self.panel.board_level:
             self.panel.point_at(city)
 
-    # Board messages are named after the board's class; accept the known boards.
-    def on_new_england_board_city_chosen(self, event: Any) -> None:
+    # Every board posts its messages in the "board" namespace, so one pair of
+    # handlers serves all games; ``city`` is the id of the place chosen.
+    def on_board_city_chosen(self, event: Any) -> None:
         self._city_chosen(event.city)
 
-    def on_new_england_board_cursor_moved(self, event: Any) -> None:
-        self._cursor_moved(event.city)
-
-    def on_text_board_city_chosen(self, event: Any) -> None:
-        self._city_chosen(event.city)
-
-    def on_text_board_cursor_moved(self, event: Any) -> None:
+    def on_board_cursor_moved(self, event: Any) -> None:
         self._cursor_moved(event.city)
 
     # ------------------------------------------------------------ keys

@@ -26,12 +26,12 @@ class TextBoard(ScrollableContainer, can_focus=True):
         Binding("enter", "choose", "Choose city", show=False),
     ]
 
-    class CityChosen(Message):
+    class CityChosen(Message, namespace="board"):
         def __init__(self, city: str) -> None:
             super().__init__()
             self.city = city
 
-    class CursorMoved(Message):
+    class CursorMoved(Message, namespace="board"):
         def __init__(self, city: str) -> None:
             super().__init__()
             self.city = city

@@ -332,7 +332,7 @@ class NewEnglandBoard(ScrollView, can_focus=True):
         Binding("enter", "choose", "Choose city"),
     ]
 
-    class CityChosen(Message):
+    class CityChosen(Message, namespace="board"):
         """The player chose the city under the cursor (Enter or a click)."""
 
         def __init__(self, board: NewEnglandBoard, city: str) -> None:
@@ -344,7 +344,7 @@ class NewEnglandBoard(ScrollView, can_focus=True):
         def control(self) -> NewEnglandBoard:
             return self.board
 
-    class CursorMoved(Message):
+    class CursorMoved(Message, namespace="board"):
         """The board cursor moved to another city."""
 
         def __init__(self, board: NewEnglandBoard, city: str) -> None:
