@@ -88,6 +88,10 @@ class Ruleset(ABC, Generic[S]):
     default_map: ClassVar[str]
     pitch: ClassVar[str] = ""
     play_time: ClassVar[str] = ""
+    # True when players keep secrets from each other (cards, shares behind a screen):
+    # the app then shows only ``view(state, seat)`` of the seat at the keyboard, and a
+    # hand-off screen between human seats that cannot be turned off.
+    hidden_information: ClassVar[bool] = False
     map_model: ClassVar[type[BaseMap]]
     action_adapter: ClassVar[TypeAdapter[Any]]
 
@@ -112,6 +116,13 @@ class Ruleset(ABC, Generic[S]):
 
     @abstractmethod
     def result(self, state: S) -> Result | None: ...
+
+    def check_references(self, action: Any) -> None:
+        """Raise MalformedAction if the action names ids this game does not have.
+
+        Called before any rule is consulted, so an unknown link or city is
+        malformed input whatever the moment, never "not your turn".
+        """
 
     def to_move(self, state: S) -> int | None:
         """The seat that must act now (None once the game is over).
@@ -255,6 +266,7 @@ class Game:
     def check(self, raw: Mapping[str, Any] | Action) -> Any:
         """Parse and validate without applying; returns the parsed action."""
         action = self.ruleset.parse_action(raw)
+        self.ruleset.check_references(action)
         seat = self.ruleset.to_move(self.state)
         if seat is None:
             raise IllegalAction("the game is over")

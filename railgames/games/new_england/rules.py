@@ -342,13 +342,16 @@ class NewEnglandRules(Ruleset[NEState]):
             }
             raise IllegalAction(f"you cannot {doing} now: the game is at {names[step]}")
 
+    def check_references(self, action: Any) -> None:
+        if isinstance(action, Ship):
+            if action.colour not in self.map.commodities:
+                raise MalformedAction(f"'{action.colour}' is not a commodity colour")
+            for city in action.path:
+                if city not in self._city_name:
+                    raise MalformedAction(f"'{city}' is not a city on this map")
+
     def _validate_ship(self, state: NEState, action: Ship) -> None:
         path, colour = action.path, action.colour
-        if colour not in self.map.commodities:
-            raise MalformedAction(f"'{colour}' is not a commodity colour")
-        for city in path:
-            if city not in self._city_name:
-                raise MalformedAction(f"'{city}' is not a city on this map")
         origin = path[0]
         if state.cubes[origin].get(colour, 0) == 0:
             raise IllegalAction(f"there is no {colour} cube waiting in {self.city_name(origin)}")
