@@ -8,20 +8,23 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from railgames.core.engine import Ruleset
 from railgames.core.errors import MapError, RailgamesError
-from railgames.core.maps import BaseMap, find_map, load_map_file
+
+if TYPE_CHECKING:  # the engine and the map models (pydantic) load with the first ruleset
+    from railgames.core.engine import Ruleset
+    from railgames.core.maps import BaseMap
 
 GAMES: dict[str, str] = {
     "new-england": "railgames.games.new_england.rules:NewEnglandRules",
     "paris-connection": "railgames.games.paris_connection.rules:ParisConnectionRules",
+    "steel-driver": "railgames.games.steel_driver.rules:SteelDriverRules",
 }
 
 # Games whose rules are complete (simulate, replay and maps check know them) but
 # whose board is not drawn in the app yet: the launcher leaves them out.
-NOT_IN_LAUNCHER: frozenset[str] = frozenset({"paris-connection"})
+NOT_IN_LAUNCHER: frozenset[str] = frozenset({"steel-driver"})
 
 
 class UnknownGame(RailgamesError):
@@ -41,6 +44,8 @@ def ruleset_class(game_id: str) -> type[Ruleset[Any]]:
 
 @lru_cache(maxsize=16)
 def _load_map(game_id: str, map_id: str) -> BaseMap:
+    from railgames.core.maps import find_map, load_map_file
+
     cls = ruleset_class(game_id)
     game_map = load_map_file(find_map(map_id), cls.map_model)
     if game_map.game != game_id:

@@ -9,6 +9,7 @@ from railgames.core.bots import Bot
 GREEDY: dict[str, str] = {
     "new-england": "railgames.games.new_england.bots:GreedyBot",
     "paris-connection": "railgames.games.paris_connection.bots:GreedyBot",
+    "steel-driver": "railgames.games.steel_driver.bots:GreedyBot",
 }
 
 
