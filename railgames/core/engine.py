@@ -43,6 +43,9 @@ class AmountInput(BaseModel):
     max: int
     step: int = 1
     default: int | None = None
+    # What is counted: "$" for money (shown before the number), else a plural word
+    # shown after it, such as "cubes".
+    unit: str = "$"
 
     def values(self) -> range:
         return range(self.min, self.max + 1, self.step)
@@ -73,6 +76,19 @@ class Result(BaseModel):
     winners: list[str]
     # Per player, the parts that add up to the score, for the game-over screen.
     breakdown: dict[str, dict[str, int]] = Field(default_factory=dict)
+
+    @classmethod
+    def from_breakdown(cls, breakdown: dict[str, dict[str, int]]) -> Result:
+        """Scores are each player's ``total``; the highest wins and ties share the win."""
+        scores = {name: parts["total"] for name, parts in breakdown.items()}
+        best = max(scores.values())
+        return cls(scores=scores, winners=[n for n, v in scores.items() if v == best],
+                   breakdown=breakdown)
+
+    def summary(self, unit: str = "") -> str:
+        """'Game over. Ann $40, Bob $35. Winner: Ann.' for the event log."""
+        scores = ", ".join(f"{name} {unit}{score}" for name, score in self.scores.items())
+        return f"Game over. {scores}. Winner: {' and '.join(self.winners)}."
 
 
 S = TypeVar("S")

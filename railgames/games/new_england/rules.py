@@ -734,13 +734,7 @@ class NewEnglandRules(Ruleset[NEState]):
         state.pending = []
         result = self.result(state)
         assert result is not None
-        log.add("Game over. " + ", ".join(f"{k} ${v}" for k, v in result.scores.items())
-                + f". Winner: {' and '.join(result.winners)}.", "game_over")
+        log.add(result.summary("$"), "game_over")
 
     def result(self, state: NEState) -> Result | None:
-        if state.final is None:
-            return None
-        scores = {name: parts["total"] for name, parts in state.final.items()}
-        best = max(scores.values())
-        return Result(scores=scores, winners=[n for n, v in scores.items() if v == best],
-                      breakdown=state.final)
+        return None if state.final is None else Result.from_breakdown(state.final)

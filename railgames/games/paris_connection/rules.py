@@ -42,6 +42,7 @@ class ParisConnectionRules(Ruleset[PCState]):
         "Push six railways out of Paris across France, holding shares no one else can see."
     )
     play_time: ClassVar[str] = "20-40 min"
+    hidden_information: ClassVar[bool] = True
     map_model = ParisConnectionMap
     action_adapter = ACTION_ADAPTER
 
@@ -76,6 +77,15 @@ class ParisConnectionRules(Ruleset[PCState]):
         if h in self._paris:
             return f"Paris ({col},{row})"
         return f"hex {col},{row}"
+
+    def city_name(self, place: str) -> str:
+        """A hex given by its id "column,row", named as the log names it."""
+        try:
+            col, row = (int(p) for p in place.split(","))
+        except ValueError:
+            return place
+        h = self._hex_at.get((col, row))
+        return place if h is None else self.hex_name(h)
 
     def hex_value(self, h: Hex) -> int:
         return self._value[h]
@@ -427,16 +437,10 @@ class ParisConnectionRules(Ruleset[PCState]):
         state.final = final
         result = self.result(state)
         assert result is not None
-        log.add("Game over. " + ", ".join(f"{k} {v}" for k, v in result.scores.items())
-                + f". Winner: {' and '.join(result.winners)}.", "game_over")
+        log.add(result.summary(), "game_over")
 
     def result(self, state: PCState) -> Result | None:
-        if state.final is None:
-            return None
-        scores = {name: parts["total"] for name, parts in state.final.items()}
-        best = max(scores.values())
-        return Result(scores=scores, winners=[n for n, v in scores.items() if v == best],
-                      breakdown=state.final)
+        return None if state.final is None else Result.from_breakdown(state.final)
 
     # ------------------------------------------------------------ hidden information
     def view(self, state: PCState, seat: int | None) -> PCState:
