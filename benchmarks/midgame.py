@@ -18,8 +18,12 @@ from railgames.games.new_england.state import Step
 NAMES = ("Ann", "Bob", "Cat")
 
 
-def play_until(stop: Any, seed: int = 7, max_actions: int = 2000) -> Game:
-    """Play greedy moves for three human seats until ``stop(game)`` is true."""
+def play_until(stop: Any, seed: int = 7, max_actions: int = 2000,
+               choose: Any = None) -> Game:
+    """Play greedy moves for three human seats until ``stop(game)`` is true.
+
+    ``choose(game, prompt)`` may return an action of its own instead of the bot's.
+    """
     ruleset = load_ruleset("new-england")
     game = Game.new(ruleset, [PlayerSpec(name=n) for n in NAMES], seed=seed)
     bots = [make_bot("greedy", "new-england", seed + i) for i in range(len(NAMES))]
@@ -29,7 +33,10 @@ def play_until(stop: Any, seed: int = 7, max_actions: int = 2000) -> Game:
         prompt = game.prompt()
         if prompt is None:
             break
-        game.apply(bots[prompt.seat].choose(ruleset, game.view(prompt.seat), prompt))
+        action = choose(game, prompt) if choose is not None else None
+        if action is None:
+            action = bots[prompt.seat].choose(ruleset, game.view(prompt.seat), prompt)
+        game.apply(action)
     raise RuntimeError("the game never reached the wanted point")
 
 
@@ -39,11 +46,25 @@ def shipping_record(turn: int = 4, seed: int = 7) -> Game:
                       and g.ruleset.shipments(g.state, g.prompt().seat), seed)
 
 
-def auction_record(turn: int = 3, seed: int = 7) -> Game:
-    """A game in the middle of an auction in ``turn``, with no bid made yet."""
+def auction_record(turn: int = 3, seed: int = 7, borrow: int = 0) -> Game:
+    """A game in the middle of an auction in ``turn``, with no bid made yet.
+
+    With ``borrow``, every seat takes that much in Bank Loans at the start of
+    ``turn`` (and pays none of it back), so the auction can run to many bids.
+    """
+    def choose(game: Game, prompt: Any) -> dict[str, Any] | None:
+        if not borrow or game.state.turn != turn:
+            return None
+        if game.state.step is Step.LOANS:
+            amount = max(prompt.amount.min, min(borrow, prompt.amount.max))
+            return {"type": "borrow", "seat": prompt.seat, "amount": amount}
+        if game.state.step is Step.RETIRE:
+            return {"type": "retire", "seat": prompt.seat, "amount": 0}
+        return None
+
     return play_until(lambda g: g.state.turn >= turn and g.state.step is Step.AUCTION
                       and g.state.auction is not None and g.state.auction.high_seat is None
-                      and len(g.state.auction.bidders) == len(NAMES), seed)
+                      and len(g.state.auction.bidders) == len(NAMES), seed, choose=choose)
 
 
 def write_record(game: Game, folder: Path, name: str) -> Path:

@@ -52,6 +52,7 @@ class PtyApp:
         self.pid, self.fd = pid, fd
         self.output = bytearray()
         self.closed = False
+        self.last_data_at = self.started  # perf_counter() of the latest bytes read
 
     def _read(self, timeout: float) -> bytes:
         if self.closed:
@@ -66,6 +67,8 @@ class PtyApp:
             return b""
         if not chunk:
             self.closed = True
+        else:
+            self.last_data_at = time.perf_counter()
         self.output += chunk
         return chunk
 

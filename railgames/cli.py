@@ -6,14 +6,16 @@ import Textual; only ``play``, ``load`` and the bare command start the app.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from railgames.core.errors import RailgamesError
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def _out(text: str = "") -> None:
@@ -202,9 +204,14 @@ def parse_seats(text: str) -> list[Any]:
     return specs
 
 
-def cmd_play(args: argparse.Namespace) -> int:
-    from railgames.app.main import run_app
+def _quiet_collector() -> None:
+    """No garbage-collector passes while the app starts: it turns them back on (run_app)."""
+    import gc
 
+    gc.disable()
+
+
+def cmd_play(args: argparse.Namespace) -> int:
     start: dict[str, Any] = {}
     if getattr(args, "game", None):
         from railgames.games import playable_games, ruleset_class
@@ -215,18 +222,24 @@ def cmd_play(args: argparse.Namespace) -> int:
                                  "(its rules work with simulate and replay)")
         start = {"game": args.game, "players": parse_seats(args.players) if args.players else None,
                  "seed": args.seed}
+    _quiet_collector()
+    from railgames.app.main import run_app
+
     return run_app(new_game=start or None)
 
 
 def cmd_load(args: argparse.Namespace) -> int:
+    replay_file(args.file)  # refuse a bad file here, with one clear line
+    _quiet_collector()
     from railgames.app.main import run_app
 
-    replay_file(args.file)  # refuse a bad file here, with one clear line
     return run_app(load_path=args.file)
 
 
 # ------------------------------------------------------------------ parser
 def build_parser() -> argparse.ArgumentParser:
+    import argparse
+
     p = argparse.ArgumentParser(
         prog="railgames",
         description="Railway board games in the terminal. With no command, opens the launcher.",
@@ -281,8 +294,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    if argv is None:
+        argv = sys.argv[1:]
+    if not argv:  # the bare command opens the launcher: no parser to build
+        from types import SimpleNamespace
+
+        args: Any = SimpleNamespace(command=None)
+    else:
+        args = build_parser().parse_args(argv)
     if args.command is None:
         args.func = cmd_play
         args.game = None

@@ -1,8 +1,9 @@
 """Write SVG pictures of the app's main screens into screenshots/.
 
-    .venv/bin/python screenshots/make_screenshots.py
+    .venv/bin/python screenshots/make_screenshots.py [scene ...]
 
 Each scene is the same fixed moment the snapshot tests use, at 120x40 and 80x24.
+With scene names, only those are written.
 """
 
 from __future__ import annotations
@@ -39,9 +40,11 @@ def main() -> None:
         os.environ.pop("TEXTUAL_THEME", None)
         from railgames.app.scenes import scenes
 
+        wanted = set(sys.argv[1:])
         for size in SIZES:
             for name, make in scenes(Path(tmp) / "records").items():
-                print(asyncio.run(shoot(name, make, size)).name)
+                if not wanted or name in wanted:
+                    print(asyncio.run(shoot(name, make, size)).name)
 
 
 if __name__ == "__main__":

@@ -216,9 +216,9 @@ def test_the_greedy_bot_builds_what_it_holds(pc: ParisConnectionRules) -> None:
 
 
 # ---------------------------------------------------------------- registration and the CLI
-def test_registered_for_the_cli_but_not_yet_in_the_launcher() -> None:
+def test_registered_for_the_cli_and_in_the_launcher() -> None:
     assert "paris-connection" in GAMES
-    assert "paris-connection" not in [g.id for g in playable_games()]
+    assert "paris-connection" in [g.id for g in playable_games()]
     assert "new-england" in [g.id for g in playable_games()]
 
 

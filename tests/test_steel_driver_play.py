@@ -186,10 +186,10 @@ def test_greedy_bot_bids_for_a_company_worth_having(sd: SteelDriverRules) -> Non
 
 
 # ---------------------------------------------------------------- registration and the CLI
-def test_registered_for_the_cli_but_not_yet_in_the_launcher() -> None:
+def test_registered_for_the_cli_and_in_the_launcher() -> None:
     assert "steel-driver" in GAMES and "steel-driver" in GREEDY
-    assert "steel-driver" in NOT_IN_LAUNCHER
-    assert "steel-driver" not in [g.id for g in playable_games()]
+    assert "steel-driver" not in NOT_IN_LAUNCHER
+    assert "steel-driver" in [g.id for g in playable_games()]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5, 6])

@@ -13,10 +13,14 @@ from railgames.app.gameui import GameUI
 
 BOARDS: dict[str, str] = {
     "new-england": "railgames.games.new_england.board:NewEnglandBoard",
+    "paris-connection": "railgames.games.paris_connection.board:ParisConnectionBoard",
+    "steel-driver": "railgames.games.steel_driver.board:SteelDriverBoard",
 }
 
 UIS: dict[str, str] = {
     "new-england": "railgames.games.new_england.ui:NewEnglandUI",
+    "paris-connection": "railgames.games.paris_connection.ui:ParisConnectionUI",
+    "steel-driver": "railgames.games.steel_driver.ui:SteelDriverUI",
 }
 
 

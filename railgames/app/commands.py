@@ -16,8 +16,10 @@ class GameCommands(Provider):
         session = screen.session
         prompt = session.prompt()
         out: list[tuple[str, Any, str]] = []
-        if prompt is not None and not session.is_bot(prompt.seat):
-            state, names = session.state, screen.names
+        hidden = getattr(screen, "hidden", False)
+        if prompt is not None and not session.is_bot(prompt.seat) and (
+                not hidden or screen.viewer == prompt.seat):
+            state, names = screen.shown_state(), screen.names
             for action in prompt.choices:
                 out.append((screen.ui.describe(state, action, names), partial(screen.submit, action),
                             prompt.step))
@@ -33,9 +35,10 @@ class GameCommands(Provider):
         out.append(("Undo: take back the last action", screen.action_undo, "u"))
         out.append(("Save the game now", screen.action_save, "s"))
         out.append(("Rules help", screen.action_help, "?"))
-        label = "off" if screen.handoff else "on"
-        out.append((f"Turn hand-off screens {label}", partial(screen.set_handoff, not screen.handoff),
-                    "Hand-off screens hide the board between two human players"))
+        if not hidden:  # a game with secrets always has them
+            label = "off" if screen.handoff else "on"
+            out.append((f"Turn hand-off screens {label}", partial(screen.set_handoff, not screen.handoff),
+                        "Hand-off screens hide the board between two human players"))
         return out
 
     async def discover(self) -> Hits:

@@ -45,6 +45,8 @@ class Highlight:
 class GameUI:
     """Plain defaults that suit any game: one flat list of labelled actions."""
 
+    players_title = "Railways"  # the title over the players panel
+
     def __init__(self, ruleset: Ruleset[Any]) -> None:
         self.ruleset = ruleset
 
@@ -116,6 +118,10 @@ class GameUI:
     def board_extras(self) -> list[Any]:
         """Widgets shown under the board (each may have ``update_state(state)``)."""
         return []
+
+    def final_scores(self, state: Any, names: Sequence[str]) -> RenderableType | None:
+        """The game-over table of scores, when the game has its own; None for the plain one."""
+        return None
 
     def turn_of(self, state: Any) -> int:
         return self.ruleset.turn_of(state)

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from textual._compositor import ChopsUpdate
 from textual.app import App
 
-from railgames.app.saves import saves_dir
 from railgames.app.screens.launcher import LauncherScreen
-from railgames.app.session import Session
+from railgames.app.tight_update import TightChopsUpdate
 from railgames.core.errors import RailgamesError
-from railgames.core.record import GameRecord, PlayerSpec, load_record
+
+if TYPE_CHECKING:
+    # The rules engine, records and saves (pydantic) load with the first game, not
+    # before the launcher is on the screen.
+    from railgames.app.session import Session
+    from railgames.core.record import GameRecord, PlayerSpec
 
 BOT_DELAY_ENV = "RAILGAMES_BOT_DELAY"
 DEFAULT_BOT_DELAY = 0.7  # seconds a bot "thinks", so people can follow its moves
@@ -44,12 +50,25 @@ class RailgamesApp(App[int]):
         self.handoff_default = handoff
         self.session: Session | None = None
 
+    def _display(self, screen: Any, renderable: Any) -> None:
+        # Partial updates written from where they change (see tight_update.py).
+        if type(renderable) is ChopsUpdate:
+            renderable = TightChopsUpdate.from_update(renderable)
+        super()._display(screen, renderable)
+
+    def get_default_screen(self) -> LauncherScreen:
+        # The launcher is the bottom of the screen stack, drawn in the app's first frame.
+        return LauncherScreen()
+
     def on_mount(self) -> None:
-        self.push_screen(LauncherScreen())
+        self.call_after_refresh(gc.enable)  # see run_app
         if self.load_path is not None:
             self.load_file(self.load_path)
         elif self.new_game:
             self._start_from_command_line(self.new_game)
+
+    def on_unmount(self) -> None:
+        gc.unfreeze()  # nothing stays frozen once the app is over (tests run many in one process)
 
     def _start_from_command_line(self, spec: dict[str, Any]) -> None:
         from railgames.app.screens.setup import SetupScreen
@@ -71,6 +90,8 @@ class RailgamesApp(App[int]):
     def start_new(self, game_id: str, players: list[PlayerSpec], seed: int,
                   handoff: bool | None = None) -> None:
         """Raises IllegalAction (wrong player count, same names) before anything changes."""
+        from railgames.app.session import Session
+
         session = Session.new(game_id, players, seed)
         if handoff is not None:
             self.handoff_default = handoff
@@ -78,6 +99,8 @@ class RailgamesApp(App[int]):
         self._open(session)
 
     def resume(self, record: GameRecord, path: Path | None = None) -> None:
+        from railgames.app.session import Session
+
         try:
             session = Session.resume(record, save_path=path)
         except RailgamesError as exc:
@@ -86,6 +109,9 @@ class RailgamesApp(App[int]):
         self._open(session)
 
     def load_file(self, path: str | Path) -> None:
+        from railgames.app.saves import saves_dir
+        from railgames.core.record import load_record
+
         path = Path(path)
         try:
             record = load_record(path)
@@ -108,10 +134,15 @@ class RailgamesApp(App[int]):
         self.session = session
         self._pop_to_launcher()
         self.push_screen(GameScreen(session, handoff=self.handoff_default))
+        # Everything there is once the game is on the screen stays for the whole game:
+        # kept out of the collector's full passes, which would otherwise walk it all
+        # (most of a tenth of a second) in the middle of some key press.
+        self.call_after_refresh(gc.freeze)
 
     # ------------------------------------------------------------ moving between screens
     def _pop_to_launcher(self) -> None:
-        while len(self.screen_stack) > 2:
+        gc.unfreeze()  # what the game leaves behind can be collected again
+        while len(self.screen_stack) > 1:
             self.pop_screen()
 
     def to_launcher(self) -> None:
@@ -128,6 +159,14 @@ class RailgamesApp(App[int]):
 
 
 def run_app(new_game: dict[str, Any] | None = None, load_path: str | None = None) -> int:
+    # The modules just imported live as long as the process: the collector need not
+    # walk them again (a full pass would otherwise fall in the middle of starting up).
+    # The command line turned the collector off for the imports; it comes back on
+    # once the first screen is drawn.
+    gc.freeze()
     app = RailgamesApp(new_game=new_game, load_path=load_path)
-    app.run()
+    try:
+        app.run()
+    finally:
+        gc.enable()
     return int(app.return_code or 0)

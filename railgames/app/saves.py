@@ -12,9 +12,12 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from railgames.core.errors import RailgamesError
-from railgames.core.record import GameRecord, load_record
+
+if TYPE_CHECKING:
+    from railgames.core.record import GameRecord
 
 DATA_DIR_ENV = "RAILGAMES_DATA_DIR"
 
@@ -65,6 +68,7 @@ def format_time(iso: str | None) -> str:
 
 def describe_save(path: Path) -> SavedGame:
     from railgames.core.engine import Game
+    from railgames.core.record import load_record
     from railgames.games import load_ruleset
 
     try:

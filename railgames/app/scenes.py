@@ -20,8 +20,8 @@ HUMANS = [PlayerSpec(name="Ann"), PlayerSpec(name="Bob"), PlayerSpec(name="Cat")
 FIXED_TIME = "2025-01-01T12:00:00+00:00"
 
 
-def _record(players: list[PlayerSpec] | None = None) -> GameRecord:
-    ruleset = load_ruleset("new-england")
+def _record(players: list[PlayerSpec] | None = None, game_id: str = "new-england") -> GameRecord:
+    ruleset = load_ruleset(game_id)
     game = play_bot_game(ruleset, bot_players(3, "greedy"), SEED)
     record = game.record.model_copy(deep=True)
     record.players = list(players or HUMANS)
@@ -84,6 +84,38 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         record = _record()
         return RailgamesApp(load_path=_saved(record, folder, "over.json"), bot_delay=0), []
 
+    def pc_board() -> tuple[Any, list[str]]:
+        # Paris Connection mid-game: a build under way, its legal hexes marked. The
+        # hand-off screen comes first (it always does in this game); Enter passes it.
+        record = _record(game_id="paris-connection")
+        mid = _upto(record, lambda g: g.state.step == "build" and len(g.state.placed) == 2,
+                    start=len(record.actions) // 2)
+        return RailgamesApp(load_path=_saved(mid, folder, "pc-board.json"), bot_delay=0), ["enter"]
+
+    def pc_game_over() -> tuple[Any, list[str]]:
+        record = _record(game_id="paris-connection")
+        return RailgamesApp(load_path=_saved(record, folder, "pc-over.json"), bot_delay=0), []
+
+    def sd_board() -> tuple[Any, list[str]]:
+        # Steel Driver mid-game: a company with track chooses where to build next; the
+        # route under the list cursor and the place it reaches show the profit it adds.
+        record = _record(game_id="steel-driver")
+        mid = _upto(record, lambda g: g.state.step == "build" and bool(g.state.active_company().links)
+                    and len(g.prompt().choices) >= 4, start=len(record.actions) // 2)
+        return RailgamesApp(load_path=_saved(mid, folder, "sd-board.json"), bot_delay=0,
+                            handoff=False), []
+
+    def sd_claim() -> tuple[Any, list[str]]:
+        # Steel Driver's final phase: goods cubes wait on the places with track.
+        record = _record(game_id="steel-driver")
+        claim = _upto(record, lambda g: g.state.step == "claim", start=len(record.actions) // 2)
+        return RailgamesApp(load_path=_saved(claim, folder, "sd-claim.json"), bot_delay=0,
+                            handoff=False), []
+
+    def sd_game_over() -> tuple[Any, list[str]]:
+        record = _record(game_id="steel-driver")
+        return RailgamesApp(load_path=_saved(record, folder, "sd-over.json"), bot_delay=0), []
+
     return {
         "launcher": launcher,
         "setup": setup,
@@ -92,4 +124,9 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         "handoff": handoff,
         "help": help_screen,
         "game_over": game_over,
+        "pc_board": pc_board,
+        "pc_game_over": pc_game_over,
+        "sd_board": sd_board,
+        "sd_claim": sd_claim,
+        "sd_game_over": sd_game_over,
     }

@@ -63,10 +63,15 @@ class Session:
         return prompt is not None and self.is_bot(prompt.seat)
 
     # --- changes
-    def apply(self, action: Mapping[str, Any] | Action) -> list[Event]:
-        """Apply through the rules engine; IllegalAction/MalformedAction leave everything as it was."""
+    def apply(self, action: Mapping[str, Any] | Action, *, save: bool = True) -> list[Event]:
+        """Apply through the rules engine; IllegalAction/MalformedAction leave everything as it was.
+
+        ``save=False`` leaves the autosave to the caller (the game screen saves
+        right after the new state is on the screen).
+        """
         events = self.game.apply(action)
-        self.save_if_auto()
+        if save:
+            self.save_if_auto()
         return events
 
     def bot_step(self) -> list[Event]:

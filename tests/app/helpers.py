@@ -15,9 +15,10 @@ from railgames.games import load_ruleset
 HUMANS = [PlayerSpec(name="Ann"), PlayerSpec(name="Bob"), PlayerSpec(name="Cat")]
 
 
-def bot_record(seed: int, players: list[PlayerSpec] | None = None) -> GameRecord:
+def bot_record(seed: int, players: list[PlayerSpec] | None = None,
+               game: str = "new-england") -> GameRecord:
     """A whole game played by greedy bots, then given the seats ``players`` (humans by default)."""
-    ruleset = load_ruleset("new-england")
+    ruleset = load_ruleset(game)
     game = play_bot_game(ruleset, bot_players(3, "greedy"), seed)
     record = game.record.model_copy(deep=True)
     record.players = list(players or HUMANS)
@@ -100,6 +101,20 @@ async def play_to_the_end(pilot: Any, app: Any, max_presses: int = 4000) -> int:
         else:
             raise AssertionError(f"keys {keys} did nothing at {prompt.step}: {prompt.text}")
     raise AssertionError("the game did not end")
+
+
+def screen_text(app: Any) -> str:
+    """The plain text of what the terminal shows now (the screen on top)."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True,
+                      color_system=None, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens))
+    return console.export_text()
 
 
 def run_async(test: Any) -> Any:

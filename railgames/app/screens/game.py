@@ -10,7 +10,7 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from railgames.app.boards import board_class, game_ui
 from railgames.app.commands import GameCommands
@@ -20,6 +20,8 @@ from railgames.app.screens.handoff import HandoffScreen
 from railgames.app.screens.help import HelpScreen
 from railgames.app.session import Session
 from railgames.app.widgets.action_panel import ActionPanel
+from railgames.app.widgets.footer import KeyFooter
+from railgames.app.widgets.render_once import RenderOnce
 from railgames.core.errors import IllegalAction, MalformedAction
 
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ if TYPE_CHECKING:
 
 NARROW = 110  # below this width the panels stack under the board
 WIDE = 150
+ROOMY = 160  # room for a 96-column map beside the usual side panel
 
 
 class GameScreen(Screen[None]):
@@ -36,6 +39,7 @@ class GameScreen(Screen[None]):
         Binding("p", "hotkey('p')", "Pass"),
         Binding("y", "hotkey('y')", "Pay now"),
         Binding("n", "hotkey('n')", "Wait"),
+        Binding("e", "hotkey('e')", "End build"),
         Binding("escape", "back", "Back"),
         Binding("tab", "switch_focus", "Board/list", show=False),
         Binding("u", "undo", "Undo"),
@@ -48,7 +52,11 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.ui = game_ui(session.ruleset)
-        self.handoff = handoff
+        self.add_class(f"game-{session.ruleset.id}")
+        # A game with secrets shows only what the seat at the keyboard may see, and its
+        # hand-off screen between two human seats cannot be turned off.
+        self.hidden = bool(getattr(session.ruleset, "hidden_information", False))
+        self.handoff = handoff or self.hidden
         self.names = [p.name for p in session.game.players]
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
@@ -57,6 +65,11 @@ class GameScreen(Screen[None]):
         prompt = session.prompt()
         # No hand-off before the very first decision: whoever starts is already at the keyboard.
         self._at_keyboard: int | None = prompt.seat if prompt and not session.is_bot(prompt.seat) else None
+        if self.hidden and len(session.humans()) > 1:
+            self._at_keyboard = None  # no one's secrets show until that player says they are here
+        self._log_viewer: int | None = None
+        self._choice_level: tuple[int, tuple[str, ...]] | None = None  # prompt, keys so far
+        self._players_shown: RenderOnce | None = None
 
     @property
     def rapp(self) -> RailgamesApp:
@@ -72,11 +85,13 @@ class GameScreen(Screen[None]):
                 yield Static(id="players")
                 yield ActionPanel(id="actions")
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#log", RichLog).border_title = "Log"
-        self.query_one("#players").border_title = "Railways"
+        # The log stays at its end when the panels above it change size (until scrolled).
+        self.query_one("#log", RichLog).anchor()
+        self.query_one("#players").border_title = self.ui.players_title
         self._apply_layout(self.size.width)
         self.refresh_all()
 
@@ -86,6 +101,7 @@ class GameScreen(Screen[None]):
     def _apply_layout(self, width: int) -> None:
         self.set_class(width < NARROW, "narrow")
         self.set_class(width >= WIDE, "wide")
+        self.set_class(width >= ROOMY, "roomy")
 
     # ------------------------------------------------------------ showing the game
     @property
@@ -96,19 +112,43 @@ class GameScreen(Screen[None]):
     def panel(self) -> ActionPanel:
         return self.query_one(ActionPanel)
 
+    @property
+    def viewer(self) -> int | None:
+        """The seat whose secrets may be on screen: the human at the keyboard, if any.
+
+        Always None in a game without secrets. With several humans it is the seat to
+        move once its player has taken the keyboard, and nobody while a bot moves or
+        a hand-off is due.
+        """
+        if not self.hidden:
+            return None
+        humans = self.session.humans()
+        if len(humans) == 1:
+            return humans[0]
+        seat = self.session.ruleset.to_move(self.session.state)
+        if seat is not None and seat == self._at_keyboard and not self.session.is_bot(seat):
+            return int(seat)
+        return None
+
+    def shown_state(self) -> Any:
+        """The state the screen shows: all of it, or in a game with secrets the viewer's view."""
+        if not self.hidden:
+            return self.session.state
+        return self.session.game.view(self.viewer)
+
     def refresh_all(self) -> None:
         if self._bot_timer is not None:
             self._bot_timer.stop()
             self._bot_timer = None
         session = self.session
-        state = session.state
+        state = self.shown_state()
         prompt = session.prompt()
         self.board.update_state(state)
         for extra in self.extras:
             if hasattr(extra, "update_state"):
                 extra.update_state(state)
         kinds = [p.kind for p in session.game.players]
-        self.query_one("#players", Static).update(
+        self._update_players(
             self.ui.players_table(state, self.names, kinds, prompt.seat if prompt else None))
         self._update_banner()
         self._update_log()
@@ -127,6 +167,20 @@ class GameScreen(Screen[None]):
             else:
                 self.call_after_refresh(self._bot_move)
             return
+        if (self.hidden and self.handoff and prompt.seat != self._at_keyboard
+                and len(session.humans()) > 1):
+            # The screen now shows only what everyone may see; the next player's own
+            # holdings appear once they are at the keyboard.
+            self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
+            self.board.set_highlight()
+            self.app.clear_notifications()
+            seat = prompt.seat
+            self.app.push_screen(
+                HandoffScreen(self.names[seat], seat, self.letters[seat],
+                              note="Nothing secret shows until you press Enter."),
+                lambda _: self._handed_over(seat),
+            )
+            return
         self.panel.show_prompt(prompt, state, self.ui, self.names)
         if (self.handoff and self._at_keyboard is not None and prompt.seat != self._at_keyboard
                 and len(session.humans()) > 1):
@@ -139,11 +193,28 @@ class GameScreen(Screen[None]):
             self._at_keyboard = prompt.seat
             self._focus_for_prompt()
 
+    def _handed_over(self, seat: int) -> None:
+        self._at_keyboard = seat
+        self.refresh_all()
+
     def _focus_for_prompt(self) -> None:
         if self.panel.board_level:
             self.board.focus()
         else:
             self.panel.focus_input()
+
+    def _update_players(self, table: Any) -> None:
+        """Show the players' table; drawn once, and not at all when it looks the same."""
+        widget = self.query_one("#players", Static)
+        shown = RenderOnce(table)
+        width = widget.content_size.width
+        if width and self._players_shown is not None:
+            console = self.app.console
+            options = self.app.console_options.update_width(width).update(highlight=False)
+            if shown.lines(console, options) == self._players_shown.lines(console, options):
+                return
+        self._players_shown = shown
+        widget.update(shown)
 
     def _update_banner(self) -> None:
         prompt = self.session.prompt()
@@ -162,13 +233,19 @@ class GameScreen(Screen[None]):
 
     def _update_log(self) -> None:
         log = self.query_one("#log", RichLog)
-        events_ = self.session.game.events_for(None)
-        if len(events_) < self._logged:  # undo: the log got shorter
+        viewer = self.viewer
+        events_ = self.session.game.events_for(viewer)
+        if len(events_) < self._logged or viewer != self._log_viewer:  # undo, or another viewer
             log.clear()
             self._logged = 0
-        for event in events_[self._logged:]:
-            style = "bold" if event.kind in ("turn", "game_over") else ""
-            log.write(Text(event.text, style=style))
+            self._log_viewer = viewer
+        fresh = [Text(event.text, style="bold" if event.kind in ("turn", "game_over") else "")
+                 for event in events_[self._logged:]]
+        if fresh:  # one write for many lines (a rewrite for another viewer) is much quicker
+            # Scrolled to the end at once rather than after the next refresh, so the new
+            # lines are in this frame and the log is not painted a second time.
+            log.write(Text("\n").join(fresh), scroll_end=False)
+            log.scroll_end(animate=False, immediate=True, x_axis=False)
         self._logged = len(events_)
 
     # ------------------------------------------------------------ acting
@@ -178,14 +255,25 @@ class GameScreen(Screen[None]):
         if prompt is None or self.session.is_bot(prompt.seat):
             return False
         try:
-            self.session.apply(action)
+            self.session.apply(action, save=False)
         except (IllegalAction, MalformedAction) as exc:
             self.refuse(exc.reason)
             return False
-        except OSError as exc:
-            self.notify(f"The game could not be saved: {exc}", severity="error")
-        self.refresh_all()
+        # The autosave is written as soon as the new state is on the screen (by the
+        # app, which is still there when this screen has made way for the game over).
+        self.app.call_after_refresh(self._autosave, self.session)
+        try:
+            self.refresh_all()
+        except Exception:
+            self._autosave(self.session)  # the action is kept even if showing it failed
+            raise
         return True
+
+    def _autosave(self, session: Session) -> None:
+        try:
+            session.save_if_auto()
+        except OSError as exc:
+            self.app.notify(f"The game could not be saved: {exc}", severity="error")
 
     def refuse(self, reason: str) -> None:
         text = reason[:1].upper() + reason[1:]
@@ -212,10 +300,23 @@ class GameScreen(Screen[None]):
     def on_action_panel_highlight_changed(self, event: ActionPanel.HighlightChanged) -> None:
         event.stop()
         self.board.set_highlight(event.highlight.cities, event.highlight.path)
-        if event.board_level:
-            self._cursor_to_choice()
-            if not self.board.has_focus and self.app.screen is self:
-                self.board.focus()
+        if not event.board_level:
+            return
+        level = (id(self.panel.prompt), tuple(k for k, _ in self.panel.prefix))
+        same_level, self._choice_level = level == self._choice_level, level
+        options: Any = self.panel.query_one("#ap-options")
+        if same_level and options.has_focus:
+            # The player walks the list (after Tab): the board cursor follows it there.
+            index = options.highlighted
+            if index is not None and 0 <= index < len(self.panel.options):
+                try:
+                    self.board.cursor_city = self.panel.options[index][0]
+                except KeyError:  # not a city (e.g. the pass option)
+                    pass
+            return
+        self._cursor_to_choice()
+        if not self.board.has_focus and self.app.screen is self:
+            self.board.focus()
 
     def _cursor_to_choice(self) -> None:
         """Put the board cursor on a city that can be chosen now, unless it already is on one."""
@@ -253,7 +354,7 @@ class GameScreen(Screen[None]):
         prompt = self.session.prompt()
         if prompt is None or self.session.is_bot(prompt.seat):
             return {}
-        return {h.key: h for h in self.ui.hotkeys(self.session.state, prompt, self.names)}
+        return {h.key: h for h in self.ui.hotkeys(self.shown_state(), prompt, self.names)}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hotkey":
@@ -281,6 +382,9 @@ class GameScreen(Screen[None]):
             self.refuse(exc.reason)
             return
         self.notify("The last action was taken back.", title="Undo")
+        if self.hidden:  # the same player goes on; anyone else would get the hand-off screen
+            self.refresh_all()
+            return
         self._at_keyboard = None
         self.refresh_all()
         prompt = self.session.prompt()
@@ -316,5 +420,9 @@ class GameScreen(Screen[None]):
         )
 
     def set_handoff(self, on: bool) -> None:
+        if self.hidden and not on:
+            self.notify("In this game the players' holdings are secret, so the hand-off screen "
+                        "stays on.", title="Hand-off")
+            return
         self.handoff = on
         self.notify("Hand-off screens " + ("on" if on else "off"), title="Hand-off")

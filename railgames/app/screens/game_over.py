@@ -58,12 +58,15 @@ class GameOverScreen(Screen[None]):
             if result:
                 title.append(f" — {' and '.join(result.winners)} win{'s' if len(result.winners) == 1 else ''}!")
             yield Static(title, id="go-title")
-            yield Static(self._scores(names), id="go-scores")
-            history = game_ui(self.session.ruleset).history(self.session.state)
-            chart = Text(f"Income and cash at the end of each of the {len(history)} turns",
-                         style="bold")
-            yield Static(chart, id="go-chart-title")
-            yield Static(history_chart(names, history), id="go-chart")
+            ui = game_ui(self.session.ruleset)
+            scores = ui.final_scores(self.session.state, names)
+            yield Static(self._scores(names) if scores is None else scores, id="go-scores")
+            history = ui.history(self.session.state)
+            if history:
+                chart = Text(f"Income and cash at the end of each of the {len(history)} turns",
+                             style="bold")
+                yield Static(chart, id="go-chart-title")
+                yield Static(history_chart(names, history), id="go-chart")
         yield Footer()
 
     def _scores(self, names: list[str]) -> Table:

@@ -23,17 +23,20 @@ class HandoffScreen(Screen[None]):
         Binding("question_mark,f1", "app.help", "Help", show=False),
     ]
 
-    def __init__(self, name: str, seat: int, letter: str) -> None:
+    def __init__(self, name: str, seat: int, letter: str, note: str = "") -> None:
         super().__init__()
         self.player = name
         self.seat = seat
         self.letter = letter
+        self.note = note
 
     def compose(self) -> Any:
         text = Text(justify="center")
         text.append("Pass the keyboard to\n\n")
         text.append(f" {self.letter} ", style="reverse " + player_style(self.seat))
         text.append(f" {self.player}", style=player_style(self.seat))
+        if self.note:
+            text.append(f"\n\n{self.note}")
         text.append("\n\nPress Enter when you are ready.", style="dim")
         with Middle(), Center():
             yield Static(text, id="handoff-box")

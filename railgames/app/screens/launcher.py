@@ -8,12 +8,11 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Footer, OptionList, Static
+from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
-from railgames.app.boards import game_ui
-from railgames.app.screens.help import HelpScreen
-from railgames.games import load_ruleset, playable_games
+from railgames.app.cards import launcher_cards
+from railgames.app.widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
     from railgames.app.main import RailgamesApp
@@ -34,7 +33,8 @@ class LauncherScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.games = playable_games()
+        # Titles, facts and previews, without importing the games' rules (see cards.py).
+        self.games = launcher_cards()
 
     @property
     def rapp(self) -> RailgamesApp:
@@ -54,7 +54,7 @@ class LauncherScreen(Screen[None]):
                 yield Button("Continue [c]", id="continue")
                 yield Button("Rules [r]", id="rules")
                 yield Button("Quit [q]", id="quit")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         games = self.query_one("#game-list", OptionList)
@@ -68,16 +68,7 @@ class LauncherScreen(Screen[None]):
         return self.games[index].id
 
     def _show_details(self, index: int) -> None:
-        cls = self.games[index]
-        text = Text()
-        text.append(cls.title + "\n", style="bold")
-        text.append(f"{cls.min_players}–{cls.max_players} players · {cls.play_time}\n", style="dim")
-        text.append(cls.pitch + "\n\n")
-        try:
-            text.append_text(game_ui(load_ruleset(cls.id)).preview())
-        except Exception as exc:  # a broken map must not stop the launcher
-            text.append(f"(no preview: {exc})", style="dim")
-        self.query_one("#game-details", Static).update(text)
+        self.query_one("#game-details", Static).update(self.games[index].details.copy())
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_details(event.option_index)
@@ -101,4 +92,6 @@ class LauncherScreen(Screen[None]):
         self.app.push_screen(ContinueScreen())
 
     def action_rules(self) -> None:
+        from railgames.app.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen(self.selected))

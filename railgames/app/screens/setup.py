@@ -60,8 +60,12 @@ class SetupScreen(Screen[None]):
                 yield Label("Seed", classes="setup-label")
                 yield Input("" if self.seed is None else str(self.seed), placeholder="random",
                             restrict=r"[0-9]*", id="seed", compact=True, classes="seat-name")
-            yield Checkbox("Hand-off screen between human players", self.rapp.handoff_default,
-                           id="handoff", compact=True)
+            if cls.hidden_information:
+                yield Checkbox("Hand-off screen between human players (always on: players "
+                               "keep secrets here)", True, id="handoff", compact=True, disabled=True)
+            else:
+                yield Checkbox("Hand-off screen between human players", self.rapp.handoff_default,
+                               id="handoff", compact=True)
             yield Static(id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
@@ -105,7 +109,8 @@ class SetupScreen(Screen[None]):
     def action_start(self) -> None:
         seed_text = self.query_one("#seed", Input).value.strip()
         seed = int(seed_text) if seed_text else random.randrange(1, 1_000_000)
-        handoff = self.query_one("#handoff", Checkbox).value
+        # A game with secrets has its hand-off screen anyway; the choice for others is kept.
+        handoff = None if self.cls.hidden_information else self.query_one("#handoff", Checkbox).value
         try:
             self.rapp.start_new(self.game_id, self.players(), seed, handoff=handoff)
         except IllegalAction as exc:

@@ -101,7 +101,8 @@ class ActionPanel(Vertical):
         if prompt.amount is not None:
             a = prompt.amount
             amount_row.remove_class("hidden")
-            self.query_one(AmountBox).configure(a.label, a.min, a.max, a.step, a.default)
+            self.query_one(AmountBox).configure(a.label, a.min, a.max, a.step, a.default,
+                                                a.unit)
             self.query_one("#ap-ok", Button).label = a.label
         else:
             amount_row.add_class("hidden")

@@ -47,23 +47,28 @@ class AmountBox(Widget, can_focus=True):
         self.low = 0
         self.high = 0
         self.step = 1
+        self.unit = "$"
         self._typed = ""
 
-    def configure(self, label: str, low: int, high: int, step: int, default: int | None) -> None:
-        self.label, self.low, self.high, self.step = label, low, high, step
+    def configure(self, label: str, low: int, high: int, step: int, default: int | None,
+                  unit: str = "$") -> None:
+        self.label, self.low, self.high, self.step, self.unit = label, low, high, step, unit
         self._typed = ""
         self.value = default if default is not None else low
         self.refresh()
 
     def render(self) -> Text:
+        money = self.unit == "$"
+        sign = "$" if money else ""
         text = Text()
         text.append(f"{self.label}: ", style="bold")
-        text.append(f" ${self.value} ", style="reverse bold")
+        text.append(f" {sign}{self.value} ", style="reverse bold")
         if self._typed:
             text.append("▏", style="bold")
         if self.high >= self.low:
-            text.append(f"  (${self.low}–${self.high}", style="dim")
-            text.append(f", steps of ${self.step})" if self.step != 1 else ")", style="dim")
+            unit = "" if money else f" {self.unit}"
+            text.append(f"  ({sign}{self.low}–{sign}{self.high}{unit}", style="dim")
+            text.append(f", steps of {sign}{self.step})" if self.step != 1 else ")", style="dim")
         return text
 
     def on_key(self, event: events.Key) -> None:

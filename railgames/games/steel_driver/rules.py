@@ -102,6 +102,10 @@ class SteelDriverRules(Ruleset[SDState]):
     def location_name(self, loc: str) -> str:
         return self._loc[loc].name
 
+    def city_name(self, loc: str) -> str:
+        """The name the app shows for a place on the board (a location here)."""
+        return self.location_name(loc)
+
     def route_name(self, route: str) -> str:
         r = self._route[route]
         return f"{self._loc[r.a].name}–{self._loc[r.b].name}"
@@ -208,7 +212,7 @@ class SteelDriverRules(Ruleset[SDState]):
                     text=f"{p.name} opens the bidding for the {company} company "
                          f"(holds {self._cubes(p.cubes)})",
                     amount=AmountInput(action_type="bid", label="Opening bid", min=1,
-                                       max=p.cubes, default=1),
+                                       max=p.cubes, default=1, unit="cubes"),
                     help="You put this company up, so you make the first bid: 1 cube or more.",
                 )
             p = state.players[a.to_act]
@@ -220,7 +224,7 @@ class SteelDriverRules(Ruleset[SDState]):
                      "to bid or pass",
                 choices=[PassBid(seat=a.to_act)],
                 amount=AmountInput(action_type="bid", label="Bid", min=a.high_bid + 1,
-                                   max=p.cubes, default=a.high_bid + 1),
+                                   max=p.cubes, default=a.high_bid + 1, unit="cubes"),
                 help="Bid more cubes than the high bid, or pass and leave this auction for good.",
             )
         c = state.active_company()

@@ -1,0 +1,153 @@
+"""What the launcher shows of each game: title, players, play time, pitch, board preview.
+
+Working these out means importing every game's rules and loading its map, which
+takes longer than starting Textual itself. So the cards are kept in a small cache
+file, next to a fingerprint of the sources they come from (every file of the
+``railgames`` package and of the maps folders: path, size, modification time).
+Any change to those files, or another Python, makes the cache stale and the
+cards are worked out again, exactly as they would be without it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.style import Style
+from rich.text import Span, Text
+
+import railgames
+
+CACHE_FORMAT = 1
+CACHE_NAME = "launcher-cards.json"
+SOURCE_SUFFIXES = (".py", ".md", ".toml", ".tcss")
+
+
+@dataclass(frozen=True)
+class GameCard:
+    id: str
+    title: str
+    details: Text  # the launcher's right-hand panel: facts, pitch and preview
+
+
+def cache_dir() -> Path:
+    """Beside the saves when ``$RAILGAMES_DATA_DIR`` is set, else the user's cache folder."""
+    from railgames.app.saves import DATA_DIR_ENV
+
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override) / "cache"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("railgames"))
+
+
+def _source_dirs() -> list[Path]:
+    package = Path(railgames.__file__).resolve().parent
+    checkout_maps = package.parent / "maps"  # an installed package has its maps inside
+    return [package, checkout_maps] if checkout_maps.is_dir() else [package]
+
+
+def fingerprint() -> str:
+    """One line per source file; compared whole, so no hashing module has to load."""
+    lines = [f"{CACHE_FORMAT} {sys.version} {railgames.__version__}"]
+    for top in _source_dirs():
+        stack = [top]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = sorted(os.scandir(folder), key=lambda e: e.name)
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name != "__pycache__" and not entry.name.startswith("."):
+                        stack.append(Path(entry.path))
+                elif entry.name.endswith(SOURCE_SUFFIXES):
+                    st = entry.stat()
+                    lines.append(f"{entry.path} {st.st_size} {st.st_mtime_ns}")
+    return "\n".join(lines)
+
+
+def launcher_ids() -> list[str]:
+    from railgames.games import GAMES, NOT_IN_LAUNCHER
+
+    return [g for g in GAMES if g not in NOT_IN_LAUNCHER]
+
+
+def details_text(cls: Any) -> Text:
+    """The details panel of one game (its ruleset class), preview included."""
+    from railgames.app.boards import game_ui
+    from railgames.games import load_ruleset
+
+    text = Text()
+    text.append(cls.title + "\n", style="bold")
+    text.append(f"{cls.min_players}–{cls.max_players} players · {cls.play_time}\n", style="dim")
+    text.append(cls.pitch + "\n\n")
+    try:
+        text.append_text(game_ui(load_ruleset(cls.id)).preview())
+    except Exception as exc:  # a broken map must not stop the launcher
+        text.append(f"(no preview: {exc})", style="dim")
+    return text
+
+
+def work_out_cards() -> list[GameCard]:
+    from railgames.games import playable_games
+
+    return [GameCard(cls.id, cls.title, details_text(cls)) for cls in playable_games()]
+
+
+def _style_out(style: str | Style) -> str:
+    return str(style)
+
+
+def _text_out(text: Text) -> dict[str, Any]:
+    return {"plain": text.plain, "style": _style_out(text.style),
+            "spans": [[s.start, s.end, _style_out(s.style)] for s in text.spans]}
+
+
+def _text_in(data: dict[str, Any]) -> Text:
+    spans = [Span(int(start), int(end), str(style)) for start, end, style in data["spans"]]
+    return Text(str(data["plain"]), style=str(data["style"]), spans=spans)
+
+
+def _read_cache(path: Path, key: str, ids: list[str]) -> list[GameCard] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("fingerprint") != key or [c["id"] for c in data["cards"]] != ids:
+            return None
+        return [GameCard(str(c["id"]), str(c["title"]), _text_in(c["details"]))
+                for c in data["cards"]]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _write_cache(path: Path, key: str, cards: list[GameCard]) -> None:
+    data = {"fingerprint": key,
+            "cards": [{"id": c.id, "title": c.title, "details": _text_out(c.details)} for c in cards]}
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, path)  # whole or not at all, even with two apps starting at once
+    except OSError:  # no cache this time; the cards were worked out all the same
+        try:
+            tmp.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def launcher_cards() -> list[GameCard]:
+    """The launcher's games, in the registry's order, from the cache when it is fresh."""
+    path = cache_dir() / CACHE_NAME
+    key = fingerprint()
+    ids = launcher_ids()
+    cards = _read_cache(path, key, ids)
+    if cards is None:
+        cards = work_out_cards()
+        _write_cache(path, key, cards)
+    return cards

@@ -1,0 +1,589 @@
+"""The Paris Connection board: the hex map of France drawn as text with the Line API.
+
+Each hex is a cell four columns wide and two rows tall, odd rows shifted half a
+hex to the right (pointy tops), drawn with its outline::
+
+     ╱2╲ ╱ ╲
+    │(R)│Y G│
+     ╲ ╱ ╲ ╱
+
+Everything that carries meaning has a glyph or a letter as well as a colour, so
+the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
+
+* ``(R)`` and ``2`` above it: a city (brackets) worth 2, with a red locomotive;
+  the digit is the city's class: 1 beige, 2 purple, 3 red, 4 Marseille (blue)
+* ``Y G``  a rural (or Paris) hex with a yellow and a green locomotive
+* ``R Y B G K W``  the six companies' locomotives, each its colour and letter
+* ``▲``    the Eiffel Tower, which never holds a locomotive
+* ``#``    a checkered hex side: the two hexes are not neighbours
+* ``+``    where a locomotive of the company being built may go now
+* reverse video: the board cursor
+
+Hexes are named as the rules name them, ``"column,row"``; that string is the
+``city`` the board's ``CityChosen`` and ``CursorMoved`` messages carry.
+
+Rendered rows are cached. A state change recomputes the cells of the board,
+compares them with the cached rows and refreshes only the spans that changed;
+a cursor move touches only the rows of the two hexes involved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widgets import Static
+
+from railgames.core.hexgrid import AXIAL_DIRECTIONS, Hex
+from railgames.games.paris_connection.board_map import ParisConnectionMap
+from railgames.games.paris_connection.rules import ParisConnectionRules
+from railgames.games.paris_connection.state import PCState
+
+Cell = tuple[int, int]  # (x, y) on the text grid
+Row = list[tuple[str, Style]]
+
+HEX_WIDTH = 4  # columns from one hex centre to the next in a row
+EDGE_GLYPHS = {"|": "│", "/": "╱", "\\": "╲"}
+CHECKERED_GLYPH = "#"
+TOWER_GLYPH = "▲"
+LEGAL_MARK = "+"
+EMPTY_CITY = "·"
+
+# Company colour -> style of its locomotive chip (16 ANSI colours only).
+COMPANY_STYLES: dict[str, str] = {
+    "red": "bold bright_white on red",
+    "yellow": "bold black on bright_yellow",
+    "blue": "bold bright_white on blue",
+    "green": "bold black on bright_green",
+    "black": "bold bright_white on black",
+    "white": "bold black on bright_white",
+}
+# City class colour -> style of its brackets and value digit.
+CITY_STYLES: dict[str, str] = {
+    "beige": "yellow",
+    "purple": "bold magenta",
+    "red": "bold bright_red",
+    "blue": "bold bright_blue",
+}
+
+
+def company_style(company: str) -> str:
+    return COMPANY_STYLES.get(company, "bold reverse")
+
+
+def city_style(colour: str) -> str:
+    return CITY_STYLES.get(colour, "bold")
+
+
+def hex_id(col: int, row: int) -> str:
+    return f"{col},{row}"
+
+
+# ------------------------------------------------------------------- geometry
+
+
+class HexLayout:
+    """Where each hex and each hex side goes on the text grid; no Textual."""
+
+    def __init__(self, game_map: ParisConnectionMap) -> None:
+        self.map = game_map
+        land = list(game_map.terrain)
+        raw = {h: self._raw_centre(h) for h in land}
+        self.x0 = min(x for x, _ in raw.values()) - 2
+        self.centre: dict[Hex, Cell] = {h: (x - self.x0, y) for h, (x, y) in raw.items()}
+        self.width = max(x for x, _ in self.centre.values()) + 3
+        self.height = max(y for _, y in self.centre.values()) + 2
+        self.id_of: dict[Hex, str] = {h: hex_id(*game_map.offset_of(h)) for h in land}
+        self.hex_of: dict[str, Hex] = {i: h for h, i in self.id_of.items()}
+        # The cells a hex owns: its three middle cells and the two apexes.
+        self.owner: dict[Cell, Hex] = {}
+        for h, (x, y) in self.centre.items():
+            for cell in ((x - 1, y), (x, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+                self.owner[cell] = h
+        # Hex sides: every side of a land hex, once, with its glyph.
+        checkered = game_map.checkered
+        self.edges: dict[Cell, tuple[str, bool]] = {}
+        for h in land:
+            x, y = self.centre[h]
+            for d in AXIAL_DIRECTIONS:
+                n = h + d
+                nx, ny = self._raw_centre(n)
+                nx -= self.x0
+                cell = ((x + nx) // 2, (y + ny) // 2)
+                if cell in self.edges:
+                    continue
+                dx, dy = nx - x, ny - y
+                glyph = "|" if dy == 0 else ("\\" if (dx > 0) != (dy > 0) else "/")
+                side = (h, n) if h <= n else (n, h)
+                self.edges[cell] = (EDGE_GLYPHS[glyph], side in checkered)
+        self.hexes_on_row: dict[int, list[Hex]] = {}
+        for h, (_, y) in sorted(self.centre.items(), key=lambda kv: kv[1]):
+            self.hexes_on_row.setdefault(y, []).append(h)
+
+    def _raw_centre(self, h: Hex) -> Cell:
+        col, row = self.map.offset_of(h)
+        return HEX_WIDTH * col + 2 + (2 if row & 1 else 0), 2 * row + 1
+
+    def region(self, h: Hex) -> Region:
+        """The hex with its outline, in board (virtual) coordinates."""
+        x, y = self.centre[h]
+        return Region(x - 2, y - 1, 5, 3)
+
+    def rows_of(self, h: Hex) -> range:
+        y = self.centre[h][1]
+        return range(y - 1, y + 2)
+
+    def step(self, origin: Hex, direction: str, home_x: int) -> Hex | None:
+        """The hex a cursor move from ``origin`` lands on, or None at the edge of the map.
+
+        Left and right keep to the row; up and down go to the nearest row with a
+        hex close below or above, zigzagging round ``home_x`` (the column the
+        cursor was last put in) so that a run of presses goes straight.
+        """
+        x, y = self.centre[origin]
+        if direction in ("left", "right"):
+            sign = 1 if direction == "right" else -1
+            row = [h for h in self.hexes_on_row[y] if (self.centre[h][0] - x) * sign > 0]
+            return min(row, key=lambda h: abs(self.centre[h][0] - x), default=None)
+        sign = 1 if direction == "down" else -1
+        best: tuple[int, int, Hex] | None = None
+        for h, (hx, hy) in self.centre.items():
+            rows = (hy - y) * sign // 2
+            if rows <= 0 or abs(hx - x) > 2 * rows:
+                continue
+            key = (rows, abs(hx - home_x), h)
+            if best is None or key[:2] < best[:2]:
+                best = key
+        return best[2] if best else None
+
+    def hex_at(self, cell: Cell) -> Hex | None:
+        return self.owner.get(cell)
+
+
+# ------------------------------------------------------------------- styles
+
+DIM = Style(dim=True)
+PLAIN = Style()
+BOLD = Style(bold=True)
+CURSOR = Style(reverse=True)
+LEGAL = Style(bold=True)
+CHECKERED = Style.parse("bold bright_red on bright_white")
+
+
+class _StyleCache:
+    def __init__(self) -> None:
+        self._parsed: dict[str, Style] = {}
+
+    def __call__(self, text: str) -> Style:
+        style = self._parsed.get(text)
+        if style is None:
+            style = self._parsed[text] = Style.parse(text)
+        return style
+
+
+STYLE = _StyleCache()
+
+
+def _under_cursor(style: Style) -> Style:
+    """A cell's style under the cursor: reverse video; a locomotive also underlined.
+
+    A locomotive chip has both colours set, which the terminal's reverse would only
+    swap back into another chip, so its colours are swapped here and it is underlined.
+    """
+    if style.bgcolor is not None and style.color is not None:
+        return style + Style(color=style.bgcolor, bgcolor=style.color, underline=True)
+    return style + CURSOR
+
+
+def _blank_safe(style: Style) -> bool:
+    """Whether a blank cell drawn in ``style`` looks like a plain blank."""
+    return not (style.bgcolor or style.reverse or style.underline or style.strike
+                or style.overline or style.underline2)
+
+
+def make_strip(cells: Row, base: Style) -> Strip:
+    """One row of cells as a strip, with runs of the same style joined."""
+    segments: list[Segment] = []
+    run: list[str] = []
+    run_style: Style | None = None
+    for ch, style in cells:
+        if ch == " " and run_style is not None and _blank_safe(style) and _blank_safe(run_style):
+            run.append(ch)
+            continue
+        if style is not run_style and style != run_style:
+            if run:
+                segments.append(Segment("".join(run), base + run_style if run_style else base))
+            run, run_style = [], style
+        run.append(ch)
+    if run:
+        segments.append(Segment("".join(run), base + run_style if run_style else base))
+    return Strip(segments, len(cells))
+
+
+# ------------------------------------------------------------------- widget
+
+
+class ParisConnectionBoard(ScrollView, can_focus=True):
+    """The map of France, with a hex cursor."""
+
+    DEFAULT_CSS = """
+    ParisConnectionBoard {
+        scrollbar-size: 1 1;
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up,k", "move_cursor('up')", "Cursor up", show=False),
+        Binding("down,j", "move_cursor('down')", "Cursor down", show=False),
+        Binding("left,h", "move_cursor('left')", "Cursor left", show=False),
+        Binding("right,l", "move_cursor('right')", "Cursor right", show=False),
+        Binding("enter", "choose", "Choose hex"),
+    ]
+
+    class CityChosen(Message, namespace="board"):
+        """The player chose the hex under the cursor (Enter or a click); ``city`` is its id."""
+
+        def __init__(self, board: ParisConnectionBoard, city: str) -> None:
+            super().__init__()
+            self.board = board
+            self.city = city
+
+        @property
+        def control(self) -> ParisConnectionBoard:
+            return self.board
+
+    class CursorMoved(Message, namespace="board"):
+        """The board cursor moved to another hex; ``city`` is its id."""
+
+        def __init__(self, board: ParisConnectionBoard, city: str) -> None:
+            super().__init__()
+            self.board = board
+            self.city = city
+
+        @property
+        def control(self) -> ParisConnectionBoard:
+            return self.board
+
+    def __init__(self, ruleset: ParisConnectionRules, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ruleset = ruleset
+        self.layout_ = HexLayout(ruleset.map)
+        self.state: PCState | None = None
+        self.highlighted: frozenset[str] = frozenset()
+        self.path: tuple[str, ...] = ()
+        self._cursor: Hex = ruleset.map.tower
+        self._home_x = self.layout_.centre[self._cursor][0]
+        self._scene: list[Row] = []  # cells without the cursor
+        self._rows: list[Row] = []  # cells as drawn
+        self._strips: dict[int, Strip] = {}
+        self._strip_base: Style | None = None
+        self.cursor_listeners: list[Any] = []  # called with the hex id when the cursor moves
+        self._build_scene()
+        self._rows = [self._with_cursor(r) for r in range(self.layout_.height)]
+        self.virtual_size = Size(self.layout_.width, self.layout_.height)
+
+    # ------------------------------------------------------------ public API
+    @property
+    def cursor_city(self) -> str:
+        """The id ("column,row") of the hex under the cursor."""
+        return self.layout_.id_of[self._cursor]
+
+    @cursor_city.setter
+    def cursor_city(self, city: str) -> None:
+        self.move_cursor_to(city)
+
+    @property
+    def cursor_hex(self) -> Hex:
+        return self._cursor
+
+    def move_cursor_to(self, city: str, *, scroll: bool = True, home: bool = True) -> None:
+        """Put the cursor on the hex ``city`` ("column,row"); posts CursorMoved when it moves."""
+        h = self.layout_.hex_of.get(city)
+        if h is None:
+            raise KeyError(f"no hex '{city}' on this board")
+        if home:
+            self._home_x = self.layout_.centre[h][0]
+        if h == self._cursor:
+            return
+        old, self._cursor = self._cursor, h
+        self._redraw_rows({*self.layout_.rows_of(old), *self.layout_.rows_of(h)})
+        if scroll and self.is_mounted:
+            self._keep_in_view(h)
+        for listener in self.cursor_listeners:
+            listener(city)
+        self.post_message(self.CursorMoved(self, city))
+
+    def _keep_in_view(self, h: Hex) -> None:
+        region = self.layout_.region(h)
+        view = Region(*self.scroll_offset, *self.scrollable_content_region.size)
+        if not view.contains_region(region):
+            self.scroll_to_region(region, animate=False, center=True, immediate=True)
+
+    def update_state(self, state: PCState) -> None:
+        """Show ``state`` (a seat's view); only the spans whose content changed are repainted."""
+        self.state = state
+        self._build_scene()
+        self._redraw_rows(range(self.layout_.height))
+
+    def set_highlight(self, cities: Iterable[str] = (), path: Sequence[str] = ()) -> None:
+        """Mark the hexes (by id) where a locomotive may go now."""
+        cities, path = frozenset(cities), tuple(path)
+        if cities == self.highlighted and path == self.path:
+            return
+        self.highlighted, self.path = cities, path
+        self._build_scene()
+        self._redraw_rows(range(self.layout_.height))
+
+    def row_text(self, row: int) -> str:
+        """The plain text of a board row (as drawn, ignoring scrolling)."""
+        return "".join(ch for ch, _ in self._rows[row])
+
+    def board_text(self) -> str:
+        return "\n".join(self.row_text(r) for r in range(self.layout_.height))
+
+    def hex_text(self, city: str) -> str:
+        """The three middle cells of a hex, as drawn."""
+        x, y = self.layout_.centre[self.layout_.hex_of[city]]
+        return "".join(ch for ch, _ in self._rows[y][x - 1:x + 2])
+
+    # ------------------------------------------------------------ input
+    def action_move_cursor(self, direction: str) -> None:
+        target = self.layout_.step(self._cursor, direction, self._home_x)
+        if target is not None:
+            self.move_cursor_to(self.layout_.id_of[target],
+                                home=direction in ("left", "right"))
+
+    def action_choose(self) -> None:
+        self.post_message(self.CityChosen(self, self.cursor_city))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        h = self.layout_.hex_at((offset.x + self.scroll_offset.x, offset.y + self.scroll_offset.y))
+        if h is None:
+            return
+        event.stop()
+        city = self.layout_.id_of[h]
+        self.move_cursor_to(city, scroll=False)
+        self.post_message(self.CityChosen(self, city))
+
+    # ------------------------------------------------------------ drawing
+    def render_line(self, y: int) -> Strip:
+        scroll_x, scroll_y = self.scroll_offset
+        row = scroll_y + y
+        width = self.size.width
+        base = self.rich_style
+        if base != self._strip_base:
+            self._strips.clear()
+            self._strip_base = base
+        if not 0 <= row < len(self._rows):
+            return Strip.blank(width, base)
+        strip = self._strips.get(row)
+        if strip is None:
+            strip = self._strips[row] = make_strip(self._rows[row], base)
+        return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, row)
+
+    def _redraw_rows(self, rows: Iterable[int]) -> None:
+        """Recompute ``rows`` (scene + cursor) and refresh the spans that changed."""
+        scroll_x, scroll_y = self.scroll_offset
+        for row in rows:
+            if not 0 <= row < self.layout_.height:
+                continue
+            new = self._with_cursor(row)
+            old = self._rows[row]
+            if new == old:
+                continue
+            first = next(i for i in range(len(new)) if new[i] != old[i])
+            last = next(i for i in range(len(new) - 1, -1, -1) if new[i] != old[i])
+            self._rows[row] = new
+            self._strips.pop(row, None)
+            self.refresh(Region(first - scroll_x, row - scroll_y, last - first + 1, 1))
+
+    def _with_cursor(self, row: int) -> Row:
+        cells = self._scene[row]
+        x, y = self.layout_.centre[self._cursor]
+        if row == y:
+            cols: tuple[int, ...] = (x - 1, x, x + 1)
+        elif row in (y - 1, y + 1):
+            cols = (x,)
+        else:
+            return cells
+        cells = list(cells)
+        for col in cols:
+            ch, style = cells[col]
+            cells[col] = (ch, _under_cursor(style))
+        return cells
+
+    def _build_scene(self) -> None:
+        """Every cell of the board for the current state and highlights (cursor aside)."""
+        lay = self.layout_
+        m = lay.map
+        chars = [[" "] * lay.width for _ in range(lay.height)]
+        styles = [[PLAIN] * lay.width for _ in range(lay.height)]
+        for (x, y), (glyph, checkered) in lay.edges.items():
+            if checkered:
+                chars[y][x], styles[y][x] = CHECKERED_GLYPH, CHECKERED
+            else:
+                chars[y][x], styles[y][x] = glyph, DIM
+        board = self.state.board if self.state is not None else {
+            m.hex_of(*c.start): [c.id] for c in m.companies}
+        letters = {c.id: c.letter for c in m.companies}
+        highlighted = {lay.hex_of[i] for i in self.highlighted if i in lay.hex_of}
+        city_at, tower = m.city_at, m.tower
+        for h, (x, y) in lay.centre.items():
+            here = board.get(h, ())
+            legal = h in highlighted
+            middle = chars[y]
+            paint = styles[y]
+            city = city_at.get(h)
+            if h == tower:
+                middle[x], paint[x] = TOWER_GLYPH, BOLD
+                continue
+            if city is not None:
+                cstyle = STYLE(city_style(city.colour))
+                middle[x - 1], middle[x + 1] = "(", ")"
+                paint[x - 1] = paint[x + 1] = cstyle
+                chars[y - 1][x] = str(m.city_values[city.colour])
+                styles[y - 1][x] = cstyle
+                if here:
+                    middle[x], paint[x] = letters.get(here[0], "?"), STYLE(company_style(here[0]))
+                elif legal:
+                    middle[x], paint[x] = LEGAL_MARK, LEGAL
+                else:
+                    middle[x], paint[x] = EMPTY_CITY, DIM
+                continue
+            slots: list[tuple[str, Style]] = [
+                (letters.get(c, "?"), STYLE(company_style(c))) for c in here[:2]]
+            if legal:
+                slots.append((LEGAL_MARK, LEGAL))
+            if len(slots) == 1:
+                middle[x], paint[x] = slots[0]
+            elif len(slots) >= 2:
+                (middle[x - 1], paint[x - 1]), (middle[x + 1], paint[x + 1]) = slots[:2]
+        self._scene = [list(zip(cr, sr, strict=True)) for cr, sr in zip(chars, styles, strict=True)]
+
+
+# ------------------------------------------------------------------- the score track
+
+
+class ParisConnectionTrack(Vertical):
+    """The score track: each company's value and supply; and what is under the board cursor.
+
+    Three lines, each its own widget, so a cursor move repaints one line only and a
+    narrow screen can keep just the values.
+    """
+
+    DEFAULT_CSS = """
+    ParisConnectionTrack {
+        height: auto;
+        padding: 0 1;
+        border-top: solid $panel;
+    }
+    ParisConnectionTrack Static { height: 1; }
+    """
+
+    def __init__(self, ruleset: ParisConnectionRules, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ruleset = ruleset
+        self.state: PCState | None = None
+        self.cursor: str | None = None
+
+    def compose(self) -> Any:
+        yield Static(id="pc-values")
+        yield Static(id="pc-supply")
+        yield Static(id="pc-cursor")
+
+    def on_mount(self) -> None:
+        parent = self.parent
+        boards = list(parent.query(ParisConnectionBoard)) if parent is not None else []
+        if boards:
+            board = boards[0]
+            board.cursor_listeners.append(self.show_cursor)
+            self.cursor = board.cursor_city
+        if self.state is not None:
+            self.update_state(self.state)
+
+    def update_state(self, state: PCState) -> None:
+        self.state = state
+        if not self.is_mounted:
+            return
+        self.query_one("#pc-values", Static).update(self.values_line(state))
+        self.query_one("#pc-supply", Static).update(self.supply_line(state))
+        self._show_cursor()
+
+    def show_cursor(self, city: str) -> None:
+        self.cursor = city
+        self._show_cursor()
+
+    def _show_cursor(self) -> None:
+        if self.state is not None and self.cursor is not None and self.is_mounted:
+            self.query_one("#pc-cursor", Static).update(self.hex_line(self.state, self.cursor))
+
+    def values_line(self, state: PCState) -> Text:
+        text = Text()
+        text.append("Value  ", style="bold")
+        for i, company in enumerate(self.ruleset.map.companies):
+            if i:
+                text.append(" ")
+            text.append(f" {company.letter} ", style=company_style(company.id))
+            text.append(f"{state.value[company.id]:>3}", style="bold")
+        return text
+
+    def supply_line(self, state: PCState) -> Text:
+        text = Text()
+        text.append("Supply ", style="bold")
+        for i, company in enumerate(self.ruleset.map.companies):
+            if i:
+                text.append(" ")
+            text.append(f" {company.letter} ", style=company_style(company.id))
+            left = state.supply[company.id]
+            text.append(f"{left:>3}", style="" if left else "dim")
+        return text
+
+    def describe(self, state: PCState) -> Text:
+        """The three lines as one text."""
+        text = Text("\n").join([self.values_line(state), self.supply_line(state)])
+        if self.cursor is not None:
+            text.append("\n")
+            text.append_text(self.hex_line(state, self.cursor))
+        return text
+
+    def hex_line(self, state: PCState, city: str) -> Text:
+        """One line about the hex under the cursor: its name, worth and locomotives."""
+        rules = self.ruleset
+        m = rules.map
+        col, row = (int(p) for p in city.split(","))
+        h = rules.hex_at(col, row)
+        text = Text("Cursor ", style="bold")
+        if h is None:
+            return text
+        text.append(f"{city}  ")
+        place = m.city_at.get(h)
+        if h == m.tower:
+            text.append("the Eiffel Tower: never holds a locomotive")
+            return text
+        if place is not None:
+            text.append(place.name, style="bold")
+            value = m.city_values[place.colour]
+            text.append(f"  {place.colour} city, +{value}", style=city_style(place.colour))
+        elif h in m.paris:
+            text.append("Paris", style="bold")
+        else:
+            text.append("rural", style="dim")
+        here = state.board.get(h, [])
+        if here:
+            text.append("  ")
+            for c in here:
+                text.append(f" {m.company_by_id[c].letter} ", style=company_style(c))
+        return text

@@ -1,0 +1,495 @@
+"""How Steel Driver is presented in the app: labels, the auction, building and claiming
+choice trees, the players panel and the final payout.
+
+Everything offered here comes from the rules layer's prompt; profits shown with a
+build are worked out with the rules' own ``gain_of`` and transcontinental tracing,
+and nothing is decided here.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
+from railgames.app.palette import player_letters, player_style
+from railgames.core.engine import Prompt
+from railgames.games.steel_driver.actions import (
+    Bid,
+    BuildTrack,
+    ClaimGoods,
+    PassBid,
+    PassMarker,
+    PutUp,
+)
+from railgames.games.steel_driver.board import (
+    REGULAR_MARK,
+    STARTING_MARK,
+    colour_letter,
+    colour_style,
+    company_chip,
+    goods_letters,
+    route_mark,
+    short_name,
+)
+from railgames.games.steel_driver.rules import (
+    SET_VALUES,
+    TRANSCONTINENTAL_BUILDER,
+    TRANSCONTINENTAL_OTHERS,
+    SteelDriverRules,
+    goods_sets,
+    set_value,
+)
+from railgames.games.steel_driver.state import SDState, Step
+
+PASS_KEY = "·pass"
+LOOP_PREFIX = "·loop:"  # a link between two places the company already reaches
+
+
+def cubes(count: int) -> str:
+    return f"{count} cube{'s' if count != 1 else ''}"
+
+
+class SteelDriverUI(GameUI):
+    ruleset: SteelDriverRules
+    players_title = "Players"
+
+    # ------------------------------------------------------------ names
+    def company(self, company: str) -> str:
+        return self.ruleset.company_name(company)
+
+    def letter(self, company: str) -> str:
+        return self.ruleset.map.company_by_id[company].letter
+
+    def chip(self, company: str) -> Text:
+        """The company's letter on its colour (as a span, so text appended after it is plain)."""
+        return Text().append(f" {self.letter(company)} ", style=company_chip(company))
+
+    def place(self, loc: str) -> str:
+        """``Pittsburgh ○r``: a location's name, mark and colour letter (as on the board)."""
+        rules = self.ruleset
+        mark = STARTING_MARK if rules.is_starting(loc) else REGULAR_MARK
+        return f"{rules.location_name(loc)} {mark}{colour_letter(rules.colour(loc))}"
+
+    def other_end(self, route: str, loc: str) -> str:
+        r = self.ruleset.route(route)
+        return self.ruleset.location_name(r.a if r.b == loc else r.b)
+
+    def network(self, state: SDState, company: str) -> str:
+        c = state.companies[company]
+        if not c.links:
+            return "no track"
+        links = len(c.links)
+        return f"{links} link{'s' if links != 1 else ''} from {c.start}"
+
+    def company_summary(self, state: SDState, company: str) -> str:
+        c = state.companies[company]
+        return (f"{cubes(c.cubes)} in box, {self.network(state, company)}, "
+                f"{c.shares_left} share{'s' if c.shares_left != 1 else ''} left")
+
+    # ------------------------------------------------------------ what a build earns
+    def bonus(self, state: SDState, action: BuildTrack) -> tuple[int, list[str]]:
+        """The transcontinental bonus this build would bring: the builder's, and the others'."""
+        rules = self.ruleset
+        if state.transcontinental is not None:
+            return 0, []
+        track = dict(state.track)
+        track[action.route] = action.company
+        if not self._joined(track):
+            return 0, []
+        found = rules.transcontinental_sharers(track)
+        if found is None:  # pragma: no cover - joined ends always have a route
+            return 0, []
+        groups, _ = found
+        sharers = set().union(*groups)
+        others = [c for c in rules.companies if c in sharers and c != action.company]
+        return TRANSCONTINENTAL_BUILDER, others
+
+    def _joined(self, track: dict[str, str]) -> bool:
+        """Whether any track at all joins the transcontinental ends (a quick first look)."""
+        rules = self.ruleset
+        west, east = rules.map.transcontinental
+        adj: dict[str, list[str]] = {}
+        for rid in track:
+            r = rules.route(rid)
+            adj.setdefault(r.a, []).append(r.b)
+            adj.setdefault(r.b, []).append(r.a)
+        if west not in adj or east not in adj:
+            return False
+        seen = {west}
+        queue = deque([west])
+        while queue:
+            here = queue.popleft()
+            for there in adj[here]:
+                if there not in seen:
+                    if there == east:
+                        return True
+                    seen.add(there)
+                    queue.append(there)
+        return False
+
+    def gain(self, state: SDState, action: BuildTrack) -> int:
+        """All the profit a build adds to its company: the place reached and any bonus."""
+        bonus, _ = self.bonus(state, action)
+        return self.ruleset.gain_of(state, action) + bonus
+
+    def target(self, state: SDState, action: BuildTrack) -> str | None:
+        """The location a build reaches for the first time (None for a loop)."""
+        c = state.companies[action.company]
+        r = self.ruleset.route(action.route)
+        if not c.reached:
+            return r.b if action.start == r.a else r.a
+        new = [end for end in (r.a, r.b) if end not in c.reached]
+        return new[0] if new else None
+
+    def build_text(self, state: SDState, action: BuildTrack, names: Sequence[str]) -> str:
+        """``3 cubes, +$40`` and the transcontinental bonus when this build makes it."""
+        rules = self.ruleset
+        cost = rules.route(action.route).cost
+        text = f"{cubes(cost)}, +${rules.gain_of(state, action)}"
+        bonus, others = self.bonus(state, action)
+        if bonus:
+            text += f" and +${bonus} transcontinental"
+            if others:
+                text += (" (" + ", ".join(self.company(c) for c in others)
+                         + f" +${TRANSCONTINENTAL_OTHERS})")
+        return text
+
+    # ------------------------------------------------------------ labels
+    def describe(self, state: Any, action: Any, names: Sequence[str]) -> str:
+        rules = self.ruleset
+        if isinstance(action, PutUp):
+            return f"Put the {self.company(action.company)} company up for auction"
+        if isinstance(action, PassMarker):
+            left = names[(action.seat + 1) % len(names)]
+            return f"Pass the Active Player marker to {left}"
+        if isinstance(action, Bid):
+            if state.step is Step.OPENING:
+                return f"Open the bidding at {cubes(action.amount)}"
+            return f"Bid {cubes(action.amount)}"
+        if isinstance(action, PassBid):
+            return "Pass: drop out of this auction"
+        if isinstance(action, BuildTrack):
+            start = f" from {rules.location_name(action.start)}" if action.start else ""
+            return (f"{self.company(action.company)} builds {rules.route_name(action.route)}"
+                    f"{start}: {self.build_text(state, action, names)}")
+        if isinstance(action, ClaimGoods):
+            colour = state.goods_on.get(action.location, "?")
+            return (f"{self.company(action.company)} claims the {colour} cube at "
+                    f"{rules.location_name(action.location)}")
+        return super().describe(state, action, names)
+
+    # ------------------------------------------------------------ choice trees
+    def choices(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Choice]:
+        step = state.step
+        if step is Step.AUCTION:
+            return self._auction_choices(state, prompt, names)
+        if step is Step.BUILD:
+            return self._build_choices(state, prompt, names)
+        if step is Step.CLAIM:
+            return self._claim_choices(state, prompt)
+        out: list[Choice] = []
+        for action in prompt.choices:
+            if isinstance(action, PassBid):
+                out.append(Choice([PASS_KEY], ["Pass: drop out of this auction  (p)"], action))
+            else:  # pragma: no cover - the bidding offers only passing as a choice
+                out.append(Choice([str(len(out))], [self.describe(state, action, names)], action))
+        return out
+
+    def _auction_choices(self, state: SDState, prompt: Prompt,
+                         names: Sequence[str]) -> list[Choice]:
+        out: list[Choice] = []
+        for action in prompt.choices:
+            if isinstance(action, PutUp):
+                cid = action.company
+                out.append(Choice([cid], [f"{self.company(cid)} ({self.letter(cid)}): "
+                                          f"{self.company_summary(state, cid)}"], action))
+            elif isinstance(action, PassMarker):
+                left = names[(action.seat + 1) % len(names)]
+                out.append(Choice([PASS_KEY], [f"Pass the marker to {left}  (p)"], action))
+        return out
+
+    def _build_choices(self, state: SDState, prompt: Prompt,
+                       names: Sequence[str]) -> list[Choice]:
+        rules = self.ruleset
+        builds = [a for a in prompt.choices if isinstance(a, BuildTrack)]
+        out: list[Choice] = []
+        if builds and state.companies[builds[0].company].reached == []:
+            # The first link: from which starting location, then to where.
+            starts: dict[str, list[BuildTrack]] = {}
+            for action in builds:
+                assert action.start is not None
+                starts.setdefault(action.start, []).append(action)
+            for start, mine in starts.items():
+                best = max(self.gain(state, a) for a in mine)
+                first = (f"From {rules.location_name(start)} {STARTING_MARK}: "
+                         f"{len(mine)} link{'s' if len(mine) != 1 else ''}, up to +${best}")
+                for action in mine:
+                    target = self.target(state, action)
+                    assert target is not None
+                    out.append(Choice(
+                        [start, target],
+                        [first, f"{self.place(target)}: {self.build_text(state, action, names)}"],
+                        action,
+                    ))
+            return out
+        by_target: dict[str, list[BuildTrack]] = {}
+        loops: list[BuildTrack] = []
+        for action in builds:
+            target = self.target(state, action)
+            if target is None:
+                loops.append(action)
+            else:
+                by_target.setdefault(target, []).append(action)
+        for target, mine in by_target.items():
+            if len(mine) == 1:
+                action = mine[0]
+                out.append(Choice([target], [
+                    f"{self.place(target)} from {self.other_end(action.route, target)}: "
+                    f"{self.build_text(state, action, names)}"], action))
+                continue
+            cheapest = min(rules.route(a.route).cost for a in mine)
+            head = (f"{self.place(target)}: {len(mine)} ways, {cubes(cheapest)} or more, "
+                    f"+${max(self.gain(state, a) for a in mine)}")
+            for action in mine:
+                out.append(Choice([target, action.route], [
+                    head, f"From {self.other_end(action.route, target)}: "
+                          f"{self.build_text(state, action, names)}"], action))
+        for action in loops:
+            out.append(Choice([LOOP_PREFIX + action.route], [
+                f"{rules.route_name(action.route)} (a loop): "
+                f"{self.build_text(state, action, names)}"], action))
+        return out
+
+    def _claim_choices(self, state: SDState, prompt: Prompt) -> list[Choice]:
+        rules = self.ruleset
+        out: list[Choice] = []
+        for action in prompt.choices:
+            if not isinstance(action, ClaimGoods):
+                continue
+            c = state.companies[action.company]
+            colour = state.goods_on[action.location]
+            now = set_value(c.goods)
+            after = dict(c.goods)
+            after[colour] = after.get(colour, 0) + 1
+            out.append(Choice([action.location], [
+                f"{rules.location_name(action.location)}: {colour} cube "
+                f"({colour_letter(colour)}), goods ${now} → ${set_value(after)}"],
+                action))
+        return out
+
+    def level_title(self, state: Any, prompt: Prompt, prefix: list[str]) -> str:
+        rules = self.ruleset
+        step = state.step
+        if step is Step.AUCTION:
+            return "Put a company up for auction, or pass the marker:"
+        if step is Step.BUILD:
+            c = state.active_company()
+            name = f"{self.company(c.id)} ({cubes(c.cubes)})"
+            if not c.reached:
+                if not prefix:
+                    return f"{name}, first link: build from which starting location ({STARTING_MARK})?"
+                return f"{name}: from {rules.location_name(prefix[0])} to where?"
+            if not prefix:
+                return f"{name}: build to which location?"
+            return f"{name}: to {rules.location_name(prefix[0])} along which route?"
+        if step is Step.CLAIM:
+            c = state.active_company()
+            return (f"{self.company(c.id)} (goods ${set_value(c.goods)}): "
+                    "claim the cube at which location?")
+        return "Choose:"
+
+    def board_level(self, state: Any, prompt: Prompt, prefix: list[str]) -> bool:
+        if state.step is Step.BUILD:
+            if not state.active_company().reached:
+                return len(prefix) < 2
+            # Places to reach; a company left with loops only chooses from the list.
+            return not prefix and any(self.target(state, a) is not None
+                                      for a in prompt.choices if isinstance(a, BuildTrack))
+        return state.step is Step.CLAIM
+
+    def highlight(self, state: Any, prompt: Prompt, prefix: list[str], option: str | None) -> Highlight:
+        step = state.step
+        if step is Step.AUCTION:
+            if option and option in state.companies:
+                return Highlight(path=list(state.companies[option].links))
+            return Highlight()
+        if step in (Step.OPENING, Step.BIDDING) and state.auction is not None:
+            return Highlight(path=list(state.companies[state.auction.company].links))
+        if step is Step.CLAIM:
+            c = state.active_company()
+            spots = [a.location for a in prompt.choices if isinstance(a, ClaimGoods)]
+            return Highlight(cities=spots, path=list(c.links))
+        if step is not Step.BUILD:
+            return Highlight()
+        builds = [a for a in prompt.choices if isinstance(a, BuildTrack)]
+        if not builds:
+            return Highlight()
+
+        def marks(actions: list[BuildTrack]) -> list[str]:
+            return [route_mark(a.route, self.target(state, a), self.gain(state, a))
+                    for a in actions]
+
+        c = state.active_company()
+        if not c.reached:
+            if not prefix:
+                starts = sorted({a.start for a in builds if a.start is not None})
+                shown = [a for a in builds if a.start == option]
+                return Highlight(cities=starts, path=marks(shown))
+            mine = [a for a in builds if a.start == prefix[0]]
+            targets = [t for t in (self.target(state, a) for a in mine) if t is not None]
+            shown = [a for a in mine if self.target(state, a) == option] or mine
+            return Highlight(cities=targets, path=marks(shown))
+        targets = sorted({t for t in (self.target(state, a) for a in builds) if t is not None})
+        if prefix:
+            mine = [a for a in builds if self.target(state, a) == prefix[0]]
+            shown = [a for a in mine if a.route == option] or mine
+            return Highlight(cities=[prefix[0]], path=marks(shown))
+        if option and option.startswith(LOOP_PREFIX):
+            route = option[len(LOOP_PREFIX):]
+            return Highlight(cities=targets, path=[route_mark(route)])
+        shown = [a for a in builds if self.target(state, a) == option]
+        return Highlight(cities=targets, path=marks(shown))
+
+    def hotkeys(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Hotkey]:
+        keys: list[Hotkey] = []
+        for action in prompt.choices:
+            if isinstance(action, PassMarker):
+                keys.append(Hotkey("p", "Pass the marker", action))
+            elif isinstance(action, PassBid):
+                keys.append(Hotkey("p", "Pass", action))
+        return keys
+
+    def amount_context(self, state: Any, prompt: Prompt, names: Sequence[str]) -> str:
+        a = state.auction
+        if a is None:
+            return ""
+        me = state.players[prompt.seat]
+        lines = [f"{self.company(a.company)}: {self.company_summary(state, a.company)}."]
+        if a.high_seat is not None:
+            still = ", ".join(short_name(names[s]) for s in a.bidders)
+            lines.append(f"High bid {cubes(a.high_bid)} ({short_name(names[a.high_seat])}). "
+                         f"Still in: {still}.")
+        lines.append(f"You hold {cubes(me.cubes)}; the bid is paid into the company.")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ state as text
+    def shares_text(self, shares: dict[str, int]) -> Text:
+        """``R2 B1``: share tokens held, by company letter."""
+        text = Text()
+        for cid in self.ruleset.companies:
+            count = shares.get(cid, 0)
+            if not count:
+                continue
+            if text:
+                text.append(" ")
+            text.append(self.letter(cid), style=company_chip(cid))
+            text.append(str(count))
+        if not text:
+            text.append("-", style="dim")
+        return text
+
+    def players_table(self, state: Any, names: Sequence[str], kinds: Sequence[str],
+                      to_move: int | None) -> RenderableType:
+        letters = player_letters(names)
+        table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
+        table.add_column("Player", no_wrap=True, ratio=3)
+        table.add_column("Cash", justify="right", no_wrap=True)
+        table.add_column("Cubes", justify="right", no_wrap=True)
+        table.add_column("Shares", no_wrap=True)
+        table.add_column("Runs", no_wrap=True)
+        for seat, p in enumerate(state.players):
+            mark = "▶" if seat == to_move else " "
+            name = Text(mark, style="bold")
+            name.append(f" {letters[seat]} ", style="reverse " + player_style(seat))
+            name.append(f" {p.name}", style=player_style(seat))
+            if kinds[seat] != "human" and "bot" not in p.name:
+                name.append(f" ({kinds[seat]} bot)", style="dim")
+            if seat == state.active and state.step in (Step.AUCTION, Step.OPENING, Step.BIDDING):
+                name.append(" ★", style="bold")
+            runs = Text()
+            for cid in self.ruleset.companies:
+                if state.companies[cid].controller == seat:
+                    runs.append(self.letter(cid), style=company_chip(cid))
+            table.add_row(name, f"${p.cash}", str(p.cubes), self.shares_text(p.shares),
+                          runs if runs else Text("-", style="dim"))
+        return table
+
+    def board_extras(self) -> list[Any]:
+        from railgames.games.steel_driver.board import SteelDriverCompanies
+
+        return [SteelDriverCompanies(self.ruleset, id="sd-companies")]
+
+    def final_scores(self, state: Any, names: Sequence[str]) -> RenderableType | None:
+        """Cash from profits, each company's payout for the shares held, and the total."""
+        if state.final is None:
+            return None
+        rules = self.ruleset
+        table = Table(expand=False, padding=(0, 1))
+        table.add_column("Player")
+        table.add_column("Profits", justify="right")
+        paying = [cid for cid in rules.companies
+                  if any(p.shares.get(cid) for p in state.players)]
+        for cid in paying:
+            table.add_column(self.chip(cid), justify="right")
+        table.add_column("Shares", justify="right")
+        table.add_column("Total", justify="right")
+        table.add_column("Goods run", justify="right")
+        worth = [Text(f"${state.companies[cid].final_profit or 0}/sh", style="bold")
+                 for cid in paying]
+        table.add_row(Text("Share worth", style="bold"), "", *worth, "", "", "")
+        result = rules.result(state)
+        winners = set(result.winners) if result else set()
+        order = sorted(range(len(state.players)),
+                       key=lambda s: -state.final[state.players[s].name]["total"])
+        for seat in order:
+            p = state.players[seat]
+            parts = state.final[p.name]
+            cells: list[RenderableType] = []
+            for cid in paying:
+                count = p.shares.get(cid, 0)
+                value = count * (state.companies[cid].final_profit or 0)
+                cells.append(Text(f"{count}=${value}" if count else "-",
+                                  style="" if count else "dim"))
+            star = "★ " if p.name in winners else "  "
+            goods = state.goods_controlled[seat] if state.goods_controlled else 0
+            table.add_row(Text(star + p.name, style=player_style(seat)), f"${parts['profits']}",
+                          *cells, f"+${parts['shares']}", Text(f"${parts['total']}", style="bold"),
+                          str(goods))
+        lines = Text()
+        for cid in rules.companies:
+            c = state.companies[cid]
+            if not c.goods:
+                continue
+            if lines:
+                lines.append("\n")
+            lines.append_text(self.chip(cid))
+            lines.append(f" {self.company(cid)}: ")
+            runs: list[tuple[list[str], int]] = []  # equal sets side by side, counted
+            for group in goods_sets(c.goods):
+                if runs and runs[-1][0] == group:
+                    runs[-1] = (group, runs[-1][1] + 1)
+                else:
+                    runs.append((group, 1))
+            for i, (group, times) in enumerate(runs):
+                if i:
+                    lines.append(" + ")
+                if times > 1:
+                    lines.append(f"{times}×")
+                lines.append("{")
+                for colour in group:
+                    lines.append(colour_letter(colour), style=colour_style(colour))
+                lines.append(f"}}${SET_VALUES[len(group)]}")
+            lines.append(f" = ${c.final_profit or 0} a share", style="bold")
+        note = Text("Goods letters: w white, o orange, s silver, k black, r red. Most cash "
+                    "wins; a tie goes to the most goods cubes in the companies a player runs "
+                    "(Goods run).", style="dim")
+        return Group(table, lines, note) if lines else Group(table, note)
+
+    def goods_summary(self, goods: dict[str, int]) -> str:
+        return goods_letters(goods) or "no goods"
