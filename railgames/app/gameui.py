@@ -92,22 +92,37 @@ class GameUI:
             table.add_row(Text(f"{mark}{letters[seat]} {name}", style=player_style(seat)))
         return table
 
-    def preview(self, width: int = 44, height: int = 12) -> Text:
-        """A small picture of the board: each city's initials at its place on the map."""
+    def preview(self, width: int = 40, height: int = 12) -> Text:
+        """A small picture of the board: a dot per city, with its id where there is room.
+
+        Labels never overlap: a city whose id would touch another label shows
+        only its dot. The picture is at most ``width`` wide, so it never wraps.
+        """
         game_map = self.ruleset.map
         spans = getattr(game_map, "label_spans", None)
         if not spans:
             return Text("")
         grid_w, grid_h = game_map.grid_size
         canvas = [[" "] * width for _ in range(height)]
+        taken = [[False] * width for _ in range(height)]
+        dots = []
         for cid, (row, c0, c1) in spans.items():
-            x = min(width - 4, (c0 + c1) // 2 * width // max(grid_w, 1))
+            x = min(width - 1, (c0 + c1) // 2 * width // max(grid_w, 1))
             y = min(height - 1, row * height // max(grid_h, 1))
-            label = ("•" + cid[:3])
-            for i, ch in enumerate(label):
-                if 0 <= x + i < width:
-                    canvas[y][x + i] = ch
-        text = Text()
+            dots.append((y, x, cid))
+        for y, x, _ in dots:
+            canvas[y][x] = "•"
+            taken[y][x] = True
+        for y, x, cid in sorted(dots):
+            label = cid[:3]
+            cells = range(x + 1, x + 1 + len(label))
+            room = all(c < width and not taken[y][c] for c in cells) and (
+                x + 1 + len(label) >= width or not taken[y][x + 1 + len(label)])
+            if room:
+                for c, ch in zip(cells, label, strict=False):
+                    canvas[y][c] = ch
+                    taken[y][c] = True
+        text = Text(no_wrap=True, overflow="crop")
         for line in canvas:
             for ch in "".join(line).rstrip():
                 text.append(ch, style="bold" if ch == "•" else "")
