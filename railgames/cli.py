@@ -95,12 +95,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ replay
 def replay_file(path: str) -> Any:
     from railgames.core.engine import Game
+    from railgames.core.errors import RecordError
     from railgames.core.record import load_record
     from railgames.games import load_ruleset
 
     record = load_record(path)
     ruleset = load_ruleset(record.game, record.map)
-    return Game.replay(ruleset, record)
+    try:
+        return Game.replay(ruleset, record)
+    except RecordError as exc:
+        raise RecordError(f"{path}: {exc.reason}") from None
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -192,13 +196,16 @@ def parse_seats(text: str) -> list[Any]:
     from railgames.core.record import PlayerSpec
 
     specs = []
-    bot_names = iter(["Ada", "Ben", "Cy", "Di", "Ed", "Flo"])
+    bot_names = ["Ada", "Ben", "Cy", "Di", "Ed", "Flo"]
+    bots = 0
     for part in [p.strip() for p in text.split(",") if p.strip()]:
         if part.startswith("bot:"):
             kind = part[4:] or "greedy"
             if kind not in ("random", "greedy"):
                 raise RailgamesError(f"unknown bot kind '{kind}' (random or greedy)")
-            specs.append(PlayerSpec(name=f"{next(bot_names)} ({kind} bot)"[:24], kind=kind))  # type: ignore[arg-type]
+            name = bot_names[bots] if bots < len(bot_names) else f"Bot {bots + 1}"
+            bots += 1
+            specs.append(PlayerSpec(name=f"{name} ({kind} bot)"[:24], kind=kind))  # type: ignore[arg-type]
         else:
             specs.append(PlayerSpec(name=part[:24]))
     return specs
@@ -220,8 +227,15 @@ def cmd_play(args: argparse.Namespace) -> int:
         if cls not in playable_games():
             raise RailgamesError(f"{cls.title} cannot be played in the app yet "
                                  "(its rules work with simulate and replay)")
-        start = {"game": args.game, "players": parse_seats(args.players) if args.players else None,
-                 "seed": args.seed}
+        players = parse_seats(args.players) if args.players else None
+        if players is not None:
+            from railgames.core.engine import Game
+            from railgames.games import load_ruleset
+
+            problem = Game.players_problem(load_ruleset(args.game), players)
+            if problem:
+                raise RailgamesError(f"--players: {problem}")
+        start = {"game": args.game, "players": players, "seed": args.seed}
     _quiet_collector()
     from railgames.app.main import run_app
 
@@ -263,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--json", action="store_true", help="print the result as JSON")
     rep.set_defaults(func=cmd_replay)
 
-    maps = sub.add_parser("maps", help="map file tools", description="Map file tools.")
+    maps = sub.add_parser("maps", help="map file commands", description="Map file commands.")
     maps_sub = maps.add_subparsers(dest="maps_command", metavar="SUBCOMMAND", required=True)
     chk = maps_sub.add_parser("check", help="validate map files", description="Validate map files.")
     chk.add_argument("files", nargs="+", metavar="FILE")
@@ -314,6 +328,10 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # e.g. --save into a folder that cannot be written
+        where = f"{exc.filename}: " if exc.filename else ""
+        _err(f"{where}{exc.strerror or exc}")
+        return 1
 
 
 if __name__ == "__main__":

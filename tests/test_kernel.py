@@ -168,7 +168,14 @@ def test_every_roll_and_draw_is_in_the_log(ne) -> None:
     game = play_bot_game(ne, bot_players(3, "greedy"), seed=3)
     kinds = {e.kind for e in game.log if e.chance}
     assert {"draw", "growth", "publicise", "win", "market"} <= kinds
-    assert all(e.action < len(game.record.actions) for e in game.log)
+    setup = [e for e in game.log if e.action == -1]
+    assert {"draw", "first_player"} <= {e.kind for e in setup}
+    assert game.log[: len(setup)] == setup  # set-up comes first
+    indexes = [e.action for e in game.log]
+    assert indexes == sorted(indexes)  # each event follows the action that caused it
+    assert all(0 <= i < len(game.record.actions) for i in indexes[len(setup):])
+    # Every action leaves at least one line in the log.
+    assert set(indexes[len(setup):]) == set(range(len(game.record.actions)))
 
 
 def test_malformed_and_illegal_are_different_errors(ne) -> None:

@@ -6,7 +6,7 @@ import copy
 import random
 
 import pytest
-from conftest import all_routes
+from conftest import all_routes, make_ruleset
 
 from railgames.core.engine import Game
 from railgames.core.record import GameRecord
@@ -123,3 +123,14 @@ def test_bot_games_keep_the_rules_invariants(ruleset, kind, players, seed):
     again = Game.replay(ruleset, restored)
     assert again.state == state
     assert again.result() == result
+
+
+SMALL_CASES = [(kind, players, seed) for kind in ("random", "greedy") for players in (3, 4, 5, 6)
+               for seed in (1, 2)]
+
+
+@pytest.mark.parametrize(("kind", "players", "seed"), SMALL_CASES,
+                         ids=[f"small-{k}-{n}p-seed{s}" for k, n, s in SMALL_CASES])
+def test_the_rules_hold_on_a_small_board_too(kind, players, seed):
+    """The same invariants on the 11-city fixture board: nothing depends on the shipped map."""
+    test_bot_games_keep_the_rules_invariants(make_ruleset(small=True), kind, players, seed)

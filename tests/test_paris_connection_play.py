@@ -149,13 +149,33 @@ def test_a_view_is_a_copy(pc: ParisConnectionRules) -> None:
     assert game.state == before
 
 
+def holdings_from_the_log(game: Game) -> list[dict[str, int]]:
+    """Each seat's holdings worked out from its secret deal and the public trades since."""
+    held: list[dict[str, int]] = [{} for _ in game.players]
+    for e in game.state.log:
+        if e.kind == "deal":
+            held[e.data["seat"]] = dict(e.data["shares"])
+        elif e.kind == "trade":
+            mine = held[e.data["seat"]]
+            mine[e.data["give"]] -= 1
+            mine[e.data["take"]] = mine.get(e.data["take"], 0) + e.data["count"]
+    return [{c: k for c, k in h.items() if k} for h in held]
+
+
 def test_everything_is_revealed_at_the_end(pc: ParisConnectionRules) -> None:
     game = play_bot_game(pc, bot_players(3, "random"), 4)
+    assert any(e.kind == "trade" for e in game.state.log), "a game with trades, to follow them"
+    expected = holdings_from_the_log(game)
+    assert all(sum(h.values()) == p.held for h, p in zip(expected, game.state.players, strict=True))
     for seat in (None, 0, 1, 2):
-        view = game.view(seat)
-        assert [p.shares for p in view.players] == [p.shares for p in game.state.players]
-    reveals = [e for e in game.events_for(None) if e.kind == "reveal"]
-    assert [e.data["shares"] for e in reveals] == [p.shares for p in game.state.players]
+        # Every screen is lifted: each seat sees every holding, in its view and in the log.
+        assert [p.shares for p in game.view(seat).players] == expected
+        reveals = [e for e in game.events_for(seat) if e.kind == "reveal"]
+        assert [e.data["seat"] for e in reveals] == [0, 1, 2]
+        assert [e.data["shares"] for e in reveals] == expected
+        final = game.result()
+        assert final is not None
+        assert [e.data["points"] for e in reveals] == [final.scores[p.name] for p in game.players]
 
 
 def swapped_twin(game: Game, seat: int) -> Game | None:

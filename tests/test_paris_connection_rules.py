@@ -33,7 +33,7 @@ from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import SETUP
 from railgames.games.paris_connection.actions import ACTION_ADAPTER, Build, EndBuild, Trade
-from railgames.games.paris_connection.rules import ParisConnectionRules
+from railgames.games.paris_connection.rules import PENALTY_PER_EXTRA, ParisConnectionRules
 from railgames.games.paris_connection.state import Step
 
 
@@ -437,6 +437,20 @@ def test_scoring_multiplies_holdings_by_value_and_charges_the_limit(game: Game) 
                                        "penalty": -40, "total": 105 - 40}
     assert result.scores == {"Ann": 65, "Bob": 3 * 5, "Cat": 10 * 1}
     assert result.winners == ["Ann"]
+
+
+def test_a_score_can_be_worked_out_before_the_end_and_in_a_view(game: Game,
+                                                                 pc: ParisConnectionRules) -> None:
+    state = game.state
+    set_shares(game, 0, {"red": 18, "blue": 4})  # 22 held, limit 20 with 3 players
+    set_board(game, {(12, 4): ["red"], REIMS: ["red"]})
+    assert state.value == {**dict.fromkeys(COMPANIES, 0), "red": 1} and pc.over_limit(state, 0) == 2
+    assert pc.score_of(state, 0) == {**dict.fromkeys(COMPANIES, 0), "red": 18, "penalty": -40,
+                                     "total": 18 - 40}
+    # A seat's own view scores its own holdings; holdings hidden there count as none.
+    view = game.view(0)
+    assert pc.score_of(view, 0) == pc.score_of(state, 0)
+    assert pc.score_of(view, 1)["total"] == -PENALTY_PER_EXTRA * pc.over_limit(state, 1) == 0
 
 
 def test_ties_share_the_win(game: Game) -> None:

@@ -122,7 +122,7 @@ def _read_cache(path: Path, key: str, ids: list[str]) -> list[GameCard] | None:
             return None
         return [GameCard(str(c["id"]), str(c["title"]), _text_in(c["details"]))
                 for c in data["cards"]]
-    except (OSError, ValueError, KeyError, TypeError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # missing or damaged
         return None
 
 

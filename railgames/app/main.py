@@ -120,7 +120,15 @@ class RailgamesApp(App[int]):
             return
         # A file from elsewhere is left as it is; the game goes on in a save of its own.
         inside = path.resolve().parent == saves_dir().resolve()
-        self.resume(record, path if inside else saves_dir() / path.name)
+        if inside:
+            target = path
+        else:
+            from railgames.app.saves import save_path_for
+
+            target = saves_dir() / path.name
+            if target.exists():  # never overwrite another game's save
+                target = save_path_for(record)
+        self.resume(record, target)
 
     def _save_quietly(self, session: Session) -> None:
         try:

@@ -36,9 +36,18 @@ def saves_dir() -> Path:
 
 
 def save_path_for(record: GameRecord) -> Path:
-    """One file per game, named after the game and the moment it was created."""
+    """A new file per game, named after the game and the moment it was created.
+
+    The seed is left out of the name: in a game with secrets, knowing it would
+    let a player work out the deal.
+    """
     stamp = re.sub(r"[^0-9A-Za-z]", "", record.created)[:15] or "game"
-    return saves_dir() / f"{record.game}-{stamp}-{record.seed}.json"
+    path = saves_dir() / f"{record.game}-{stamp}.json"
+    n = 2
+    while path.exists():
+        path = saves_dir() / f"{record.game}-{stamp}-{n}.json"
+        n += 1
+    return path
 
 
 @dataclass
@@ -77,6 +86,9 @@ def describe_save(path: Path) -> SavedGame:
         game = Game.replay(ruleset, record)
     except RailgamesError as exc:
         return SavedGame(path, None, path.name, "", None, False, "?", problem=exc.reason)
+    except Exception as exc:  # a damaged save must not stop the list from showing  # noqa: BLE001
+        return SavedGame(path, None, path.name, "", None, False, "?",
+                         problem=f"cannot be replayed ({type(exc).__name__})")
     players = ", ".join(
         p.name + ("" if not p.is_bot or "bot" in p.name else f" ({p.kind} bot)") for p in record.players
     )

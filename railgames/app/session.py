@@ -80,20 +80,13 @@ class Session:
         self.save_if_auto()
         return self.game.log[start:]
 
-    def undo_seat(self) -> int | None:
-        """Whose undo a press of `u` asks for: the last mover if human, else the seat to move."""
-        actions = self.game.record.actions
-        if actions:
-            seat = actions[-1].get("seat")
-            if isinstance(seat, int) and 0 <= seat < len(self.game.players) and not self.is_bot(seat):
-                return seat
-        prompt = self.prompt()
-        return prompt.seat if prompt else None
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s own last action; raises IllegalAction with the reason when refused.
 
-    def undo(self) -> None:
-        """Take back the last action; raises IllegalAction with the reason when refused."""
-        seat = self.undo_seat()
-        self.game.undo(seat if seat is not None else 0)
+        ``seat`` is the player at the keyboard: nobody can take back another
+        player's move, however the keys are passed around.
+        """
+        self.game.undo(seat)
         self.save_if_auto()
 
     def save(self) -> Path:

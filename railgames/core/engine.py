@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from railgames.core.errors import IllegalAction, MalformedAction, ReplayError
+from railgames.core.errors import IllegalAction, MalformedAction, RecordError, ReplayError
 from railgames.core.events import SETUP, Event, EventLog
 from railgames.core.maps import BaseMap
 from railgames.core.record import GameRecord, PlayerSpec, describe_validation_error
@@ -161,7 +161,7 @@ class Ruleset(ABC, Generic[S]):
     def turn_of(self, state: S) -> int:
         return int(getattr(state, "turn", 0))
 
-    # --- helpers every game uses
+    # --- shared by every game
     def legal_actions(self, state: S) -> list[Any]:
         prompt = self.prompt(state)
         if prompt is None:
@@ -204,14 +204,9 @@ class Game:
         seed: int,
         options: dict[str, Any] | None = None,
     ) -> Game:
-        n = len(players)
-        if not ruleset.min_players <= n <= ruleset.max_players:
-            raise IllegalAction(
-                f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players, not {n}"
-            )
-        names = [p.name for p in players]
-        if len(set(names)) != len(names):
-            raise IllegalAction("each player needs a different name")
+        problem = cls.players_problem(ruleset, players)
+        if problem:
+            raise IllegalAction(problem)
         record = GameRecord(
             game=ruleset.id,
             map=ruleset.map.id,
@@ -220,6 +215,17 @@ class Game:
             seed=seed,
         )
         return cls(ruleset, record, cls._initial_state(ruleset, record))
+
+    @staticmethod
+    def players_problem(ruleset: Ruleset[Any], players: Sequence[PlayerSpec]) -> str | None:
+        """Why these seats cannot play this game, or None."""
+        n = len(players)
+        if not ruleset.min_players <= n <= ruleset.max_players:
+            return f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players, not {n}"
+        names = [p.name for p in players]
+        if len(set(names)) != len(names):
+            return "each player needs a different name"
+        return None
 
     @staticmethod
     def _initial_state(ruleset: Ruleset[Any], record: GameRecord) -> Any:
@@ -233,6 +239,11 @@ class Game:
     @classmethod
     def replay(cls, ruleset: Ruleset[Any], record: GameRecord, upto: int | None = None) -> Game:
         """Rebuild a game from its record, checking every action on the way."""
+        problem = cls.players_problem(ruleset, record.players)
+        if problem:
+            raise RecordError(f"the record's players do not fit: {problem}")
+        if record.map != ruleset.map.id:
+            raise RecordError(f"the record is for the map '{record.map}', not '{ruleset.map.id}'")
         actions = record.actions if upto is None else record.actions[:upto]
         header = record.model_copy(update={"actions": []})
         game = cls(ruleset, header, cls._initial_state(ruleset, header))

@@ -15,7 +15,7 @@ from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec, load_record, save_record
 from railgames.games import load_ruleset
 from railgames.games.new_england.state import Step
-from tests.app.helpers import (
+from tests.app.driving import (
     at_ship_choice,
     bot_record,
     first_index,
@@ -118,21 +118,46 @@ async def test_a_refused_bid_shows_its_reason_and_changes_nothing() -> None:
 
 
 @run_async
-async def test_undo_takes_back_a_move_but_never_a_draw() -> None:
-    app = three_humans(handoff=False)
+async def test_undo_from_the_hand_off_takes_back_your_own_move_but_never_a_draw() -> None:
+    app = three_humans(handoff=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, GameScreen)
-        await pilot.press("enter")
+        first = screen.session.prompt().seat
+        await pilot.press("enter")  # the first player takes no loan: hand-off to the next
+        assert isinstance(app.screen, HandoffScreen)
         assert len(screen.session.game.record.actions) == 1
-        await pilot.press("u")
+        await pilot.press("u")  # still at the keyboard: take it back
         assert screen.session.game.record.actions == []
-        await pilot.press("enter", "enter", "enter")
-        # The third loan decision ended the step: commodity cubes and links were drawn.
+        assert app.screen is screen and screen.session.prompt().seat == first
+        # Three loan decisions end the step: cubes and links are drawn, and the
+        # auction's first bidder is asked to take the keyboard.
+        await pilot.press("enter")  # first player, again no loan
+        await pilot.press("enter", "enter")  # hand-off; second player: no loan
+        await pilot.press("enter", "enter")  # hand-off; third player: no loan
+        actions = list(screen.session.game.record.actions)
+        assert len(actions) == 3 and screen.session.state.step is Step.AUCTION
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("u")  # the third player, still at the keyboard, tries to take it back
+        assert isinstance(app.screen, HandoffScreen)
+        note = str(app.screen.query_one("#handoff-box").render())
+        assert "Cannot undo" in note and "dice roll or a draw" in note
+        assert screen.session.game.record.actions == actions
+
+
+@run_async
+async def test_undo_never_takes_back_another_players_move() -> None:
+    app = three_humans(handoff=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("enter")  # first player: no loan
+        assert isinstance(app.screen, HandoffScreen)
+        await pilot.press("enter")  # the next player takes the keyboard
         actions = list(screen.session.game.record.actions)
         await pilot.press("u")
         reason = str(screen.query_one("#ap-reason").render())
-        assert "dice roll or a draw" in reason
+        assert "not yours" in reason
         assert screen.session.game.record.actions == actions
 
 

@@ -21,7 +21,7 @@ from railgames.core.record import GameRecord, PlayerSpec, load_record, save_reco
 from railgames.games import load_ruleset, playable_games
 from railgames.games.paris_connection.state import Step
 from railgames.games.paris_connection.ui import holdings_line
-from tests.app.helpers import bot_record, first_index, run_async, screen_text, truncated
+from tests.app.driving import bot_record, first_index, run_async, screen_text, truncated
 
 SIZE = (120, 40)
 GAME = "paris-connection"

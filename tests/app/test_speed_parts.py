@@ -29,7 +29,7 @@ from railgames.app.screens.game import GameScreen
 from railgames.app.tight_update import TightChopsUpdate
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.record import save_record
-from tests.app.helpers import bot_record, first_index, run_async, truncated
+from tests.app.driving import bot_record, first_index, run_async, truncated
 
 ROOT = Path(__file__).resolve().parents[2]
 

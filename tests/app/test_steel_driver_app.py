@@ -16,7 +16,7 @@ from railgames.core.record import GameRecord, PlayerSpec, load_record, save_reco
 from railgames.games import load_ruleset
 from railgames.games.steel_driver.board import parse_route_mark
 from railgames.games.steel_driver.state import Step
-from tests.app.helpers import bot_record, first_index, run_async, screen_text, truncated
+from tests.app.driving import bot_record, first_index, run_async, screen_text, truncated
 
 SIZE = (120, 40)
 GAME = "steel-driver"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
@@ -34,7 +35,9 @@ class ContinueScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.saves = [s for s in list_saves() if s.problem is None]
+        every = list_saves()
+        self.saves = [s for s in every if s.problem is None]
+        damaged = [s for s in every if s.problem is not None]
         table = self.query_one(DataTable)
         table.add_columns("Game", "Players", "Turn", "Last played")
         for save in self.saves:
@@ -42,9 +45,12 @@ class ContinueScreen(Screen[None]):
             table.add_row(save.title, save.players, turn, save.last_played)
         note = self.query_one("#continue-note", Static)
         if self.saves:
-            note.update(f"Enter resumes the chosen game. Saves are kept in {saves_dir()}.")
+            text = f"Enter resumes the chosen game. Saves are kept in {saves_dir()}."
         else:
-            note.update(f"No saved games yet (they are kept in {saves_dir()}).")
+            text = f"No saved games yet (they are kept in {saves_dir()})."
+        for save in damaged:  # listed, not offered: they cannot be resumed
+            text += f"\nSkipped {save.path.name}: {save.problem}"
+        note.update(Text(text))
         table.focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

@@ -175,23 +175,39 @@ class GameScreen(Screen[None]):
             self.board.set_highlight()
             self.app.clear_notifications()
             seat = prompt.seat
-            self.app.push_screen(
-                HandoffScreen(self.names[seat], seat, self.letters[seat],
-                              note="Nothing secret shows until you press Enter."),
-                lambda _: self._handed_over(seat),
-            )
+            self._hand_off(seat, "Nothing secret shows until you press Enter.",
+                           lambda: self._handed_over(seat))
             return
         self.panel.show_prompt(prompt, state, self.ui, self.names)
         if (self.handoff and self._at_keyboard is not None and prompt.seat != self._at_keyboard
                 and len(session.humans()) > 1):
+            self._hand_off(prompt.seat, "", self._focus_for_prompt)
             self._at_keyboard = prompt.seat
-            self.app.push_screen(
-                HandoffScreen(self.names[prompt.seat], prompt.seat, self.letters[prompt.seat]),
-                lambda _: self._focus_for_prompt(),
-            )
         else:
             self._at_keyboard = prompt.seat
             self._focus_for_prompt()
+
+    def _hand_off(self, seat: int, note: str, then: Any) -> None:
+        """Show the hand-off screen; the player still at the keyboard may take back their move."""
+        previous = self._at_keyboard
+
+        def done(result: str | None) -> None:
+            if result != "undo" or previous is None:
+                then()
+                return
+            reason = self.session.game.undo_refusal(previous)
+            if reason is None:
+                self._undo_for(previous)
+                return
+            # Still the hand-off: say why, and keep the next player's screen hidden.
+            self._at_keyboard = previous
+            self._hand_off(seat, f"Cannot undo: {reason}.", then)
+
+        self.app.push_screen(
+            HandoffScreen(self.names[seat], seat, self.letters[seat], note=note,
+                          previous=self.names[previous] if previous is not None else None),
+            done,
+        )
 
     def _handed_over(self, seat: int) -> None:
         self._at_keyboard = seat
@@ -376,19 +392,29 @@ class GameScreen(Screen[None]):
             self.board.focus()
 
     def action_undo(self) -> None:
+        """Take back the last action of the player at the keyboard, never anyone else's."""
+        seat = self._at_keyboard
+        humans = self.session.humans()
+        if seat is None and len(humans) == 1:
+            seat = humans[0]
+        if seat is None:
+            self.refuse("nobody has taken the keyboard yet, so there is nothing of yours to take back")
+            return
+        self._undo_for(seat)
+
+    def _undo_for(self, seat: int) -> None:
         try:
-            self.session.undo()
+            self.session.undo(seat)
         except IllegalAction as exc:
             self.refuse(exc.reason)
             return
-        self.notify("The last action was taken back.", title="Undo")
-        if self.hidden:  # the same player goes on; anyone else would get the hand-off screen
-            self.refresh_all()
-            return
-        self._at_keyboard = None
+        except OSError as exc:
+            self.notify(f"Taken back, but could not save: {exc}", severity="error")
+        else:
+            self.notify("The last action was taken back.", title="Undo")
+        # The same player goes on, so no hand-off follows.
+        self._at_keyboard = seat
         self.refresh_all()
-        prompt = self.session.prompt()
-        self._at_keyboard = prompt.seat if prompt else None
 
     def action_save(self) -> None:
         try:

@@ -13,22 +13,24 @@ from textual.widgets import Footer, Static
 from railgames.app.palette import player_style
 
 
-class HandoffScreen(Screen[None]):
+class HandoffScreen(Screen[str | None]):
     DEFAULT_CSS = """
     HandoffScreen #handoff-box { width: 56; max-width: 95%; height: auto; border: heavy $accent;
                                  padding: 1 2; content-align: center middle; text-align: center; }
     """
     BINDINGS = [
         Binding("enter,space", "ready", "I'm ready"),
-        Binding("question_mark,f1", "app.help", "Help", show=False),
+        Binding("u", "take_back", "Undo my move"),
     ]
 
-    def __init__(self, name: str, seat: int, letter: str, note: str = "") -> None:
+    def __init__(self, name: str, seat: int, letter: str, note: str = "",
+                 previous: str | None = None) -> None:
         super().__init__()
         self.player = name
         self.seat = seat
         self.letter = letter
         self.note = note
+        self.previous = previous  # who is still at the keyboard, and may take back their move
 
     def compose(self) -> Any:
         text = Text(justify="center")
@@ -38,12 +40,17 @@ class HandoffScreen(Screen[None]):
         if self.note:
             text.append(f"\n\n{self.note}")
         text.append("\n\nPress Enter when you are ready.", style="dim")
+        if self.previous:
+            text.append(f"\n{self.previous}: press u to take back your move.", style="dim")
         with Middle(), Center():
             yield Static(text, id="handoff-box")
         yield Footer()
 
-    def on_click(self) -> None:
-        self.dismiss(None)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.previous is not None if action == "take_back" else True
 
     def action_ready(self) -> None:
         self.dismiss(None)
+
+    def action_take_back(self) -> None:
+        self.dismiss("undo")

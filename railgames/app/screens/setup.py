@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from railgames.core.errors import IllegalAction
+from railgames.core.errors import RailgamesError
 from railgames.core.record import PlayerSpec
 from railgames.games import ruleset_class
 
@@ -41,7 +42,7 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> Any:
         cls = self.cls
-        count = len(self.initial) or cls.min_players
+        count = min(max(len(self.initial), cls.min_players), cls.max_players)
         with VerticalScroll(id="setup"):
             yield Static(f"[b]New game: {cls.title}[/b]", id="setup-title")
             with Horizontal(classes="setup-row"):
@@ -58,8 +59,13 @@ class SetupScreen(Screen[None]):
                                  id=f"kind-{seat}", compact=True, classes="seat-kind")
             with Horizontal(classes="setup-row"):
                 yield Label("Seed", classes="setup-label")
-                yield Input("" if self.seed is None else str(self.seed), placeholder="random",
-                            restrict=r"[0-9]*", id="seed", compact=True, classes="seat-name")
+                if cls.hidden_information:
+                    # Whoever knows the seed could work out the secret deal: always random here.
+                    yield Input("", placeholder="random (the deal stays secret)", id="seed",
+                                compact=True, classes="seat-name", disabled=True)
+                else:
+                    yield Input("" if self.seed is None else str(self.seed), placeholder="random",
+                                restrict=r"[0-9]*", id="seed", compact=True, classes="seat-name")
             if cls.hidden_information:
                 yield Checkbox("Hand-off screen between human players (always on: players "
                                "keep secrets here)", True, id="handoff", compact=True, disabled=True)
@@ -108,10 +114,10 @@ class SetupScreen(Screen[None]):
 
     def action_start(self) -> None:
         seed_text = self.query_one("#seed", Input).value.strip()
-        seed = int(seed_text) if seed_text else random.randrange(1, 1_000_000)
+        seed = int(seed_text) if seed_text else random.SystemRandom().randrange(1, 2**31)
         # A game with secrets has its hand-off screen anyway; the choice for others is kept.
         handoff = None if self.cls.hidden_information else self.query_one("#handoff", Checkbox).value
         try:
             self.rapp.start_new(self.game_id, self.players(), seed, handoff=handoff)
-        except IllegalAction as exc:
-            self.query_one("#setup-error", Static).update(f"[b red]{exc.reason}[/]")
+        except RailgamesError as exc:  # an illegal set-up, or a map that cannot be loaded
+            self.query_one("#setup-error", Static).update(Text(exc.reason, style="bold red"))

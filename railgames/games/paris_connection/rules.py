@@ -422,10 +422,8 @@ class ParisConnectionRules(Ruleset[PCState]):
         final: dict[str, dict[str, int]] = {}
         for seat, player in enumerate(state.players):
             shares = player.shares or {}
-            parts = {c: shares.get(c, 0) * state.value[c] for c in self.companies}
-            extra = max(0, player.held - limit)
-            parts["penalty"] = -PENALTY_PER_EXTRA * extra
-            parts["total"] = sum(parts.values())
+            parts = self.score_of(state, seat)
+            extra = self.over_limit(state, seat)
             final[player.name] = parts
             penalty = (f"; {extra} over the limit of {limit}: -{PENALTY_PER_EXTRA * extra}"
                        if extra else "")
@@ -438,6 +436,24 @@ class ParisConnectionRules(Ruleset[PCState]):
         result = self.result(state)
         assert result is not None
         log.add(result.summary(), "game_over")
+
+    def over_limit(self, state: PCState, seat: int) -> int:
+        """How many locomotives ``seat`` holds above the holding limit."""
+        return max(0, state.players[seat].held - HOLDING_LIMIT[len(state.players)])
+
+    def score_of(self, state: PCState, seat: int) -> dict[str, int]:
+        """What ``seat``'s holdings score at the company values of ``state``.
+
+        The parts: each company's points (locomotives held × its value), the
+        ``penalty`` for locomotives above the holding limit, and the ``total``.
+        These are the final scores once the game is over; before then, what the
+        holdings would score if it ended now. Holdings hidden in a view count as none.
+        """
+        shares = state.players[seat].shares or {}
+        parts = {c: shares.get(c, 0) * state.value[c] for c in self.companies}
+        parts["penalty"] = -PENALTY_PER_EXTRA * self.over_limit(state, seat)
+        parts["total"] = sum(parts.values())
+        return parts
 
     def result(self, state: PCState) -> Result | None:
         return None if state.final is None else Result.from_breakdown(state.final)

@@ -26,7 +26,7 @@ from railgames.games.paris_connection.rules import (
     PENALTY_PER_EXTRA,
     ParisConnectionRules,
 )
-from railgames.games.paris_connection.state import PCState, Step
+from railgames.games.paris_connection.state import Step
 
 END_KEY = "end"
 TRADE_KEY = "trade"
@@ -48,13 +48,6 @@ def holdings_line(rules: ParisConnectionRules, shares: dict[str, int]) -> Text:
     if not text:
         text.append("nothing", style="dim")
     return text
-
-
-def worth(rules: ParisConnectionRules, state: PCState, shares: dict[str, int], held: int) -> int:
-    """What these holdings would score if the game ended now."""
-    limit = HOLDING_LIMIT[len(state.players)]
-    points = sum(k * state.value[c] for c, k in shares.items())
-    return points - PENALTY_PER_EXTRA * max(0, held - limit)
 
 
 class ParisConnectionUI(GameUI):
@@ -185,7 +178,7 @@ class ParisConnectionUI(GameUI):
             if player.shares is not None:
                 line = Text("Yours: " if yours else f"{player.name}: ", style="bold")
                 line.append_text(holdings_line(rules, player.shares))
-                line.append(f"  worth {worth(rules, state, player.shares, player.held)}",
+                line.append(f"  worth {rules.score_of(state, seat)['total']}",
                             style="dim")
                 secrets.append(line)
         if not secrets:
@@ -242,14 +235,15 @@ class ParisConnectionUI(GameUI):
         values = [Text(f"×{state.value[c.id]}", style="bold") for c in rules.map.companies]
         table.add_row(Text("Value", style="bold"), *values, Text(f"≤{limit}", style="dim"),
                       "", "")
-        best = max(parts["total"] for parts in state.final.values())
+        result = rules.result(state)
+        winners = set(result.winners) if result else set()
         order = sorted(range(len(state.players)),
                        key=lambda s: -state.final[state.players[s].name]["total"])
         for seat in order:
             player = state.players[seat]
             parts = state.final[player.name]
             shares = player.shares or {}
-            star = "★ " if parts["total"] == best else "  "
+            star = "★ " if player.name in winners else "  "
             cells: list[RenderableType] = []
             for company in rules.map.companies:
                 count = shares.get(company.id, 0)

@@ -53,6 +53,7 @@ from railgames.games.steel_driver.board_map import SteelDriverMap
 from railgames.games.steel_driver.rules import (
     TRANSCONTINENTAL_BUILDER,
     TRANSCONTINENTAL_OTHERS,
+    TURNS,
     SteelDriverRules,
     set_value,
 )
@@ -477,7 +478,7 @@ class SteelDriverCompanies(Vertical):
         """``Order ▶R B G Y K P  Passed: G R``: this turn's order, the active company,
         and the Pass row (next turn's order)."""
         text = Text()
-        text.append(f"Turn {min(state.turn, 5)}/5 ", style="bold")
+        text.append(f"Turn {min(state.turn, TURNS)}/{TURNS} ", style="bold")
         text.append("Order ", style="bold")
         acting = state.step in (Step.BUILD, Step.CLAIM)
         for i, cid in enumerate(state.order):

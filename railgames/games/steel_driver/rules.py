@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
+from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
 
@@ -71,6 +72,31 @@ def set_value(goods: dict[str, int]) -> int:
 
 def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
+
+@dataclass(frozen=True)
+class BuildOutcome:
+    """What a legal build brings: the place it reaches and the profit it adds."""
+
+    target: str | None  # the location the company reaches for the first time; None for a loop
+    gain: int  # that location's value, added to the company's profit
+    bonus: int = 0  # the transcontinental bonus to the builder, when this build makes the link
+    sharers: tuple[str, ...] = ()  # the other companies sharing that bonus, in company order
+    links: int = 0  # the length of the transcontinental route, when made
+
+    @property
+    def profit(self) -> int:
+        """All the profit the build adds to its own company."""
+        return self.gain + self.bonus
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """What a legal claim takes, and the company's goods value before and after it."""
+
+    colour: str
+    before: int
+    after: int
 
 
 class SteelDriverRules(Ruleset[SDState]):
@@ -298,15 +324,52 @@ class SteelDriverRules(Ruleset[SDState]):
         return [ClaimGoods.model_construct(type="claim", seat=seat, company=company, location=loc)
                 for loc in c.reached if loc in state.goods_on]
 
-    def gain_of(self, state: SDState, action: BuildTrack) -> int:
-        """The profit a (legal) build adds, the transcontinental bonus aside."""
+    def target_of(self, state: SDState, action: BuildTrack) -> str | None:
+        """The location a (legal) build reaches for the first time; None for a loop."""
         c = state.companies[action.company]
         r = self._route[action.route]
         if not c.reached:
             assert action.start is not None
-            return self.value(r.b if action.start == r.a else r.a)
+            return r.b if action.start == r.a else r.a
         new = [end for end in (r.a, r.b) if end not in c.reached]
-        return self.value(new[0]) if new else 0
+        return new[0] if new else None
+
+    def gain_of(self, state: SDState, action: BuildTrack) -> int:
+        """The profit a (legal) build adds, the transcontinental bonus aside."""
+        target = self.target_of(state, action)
+        return 0 if target is None else self.value(target)
+
+    def build_outcome(self, state: SDState, action: BuildTrack) -> BuildOutcome:
+        """What a (legal) build would bring, worked out without changing ``state``."""
+        target = self.target_of(state, action)
+        gain = 0 if target is None else self.value(target)
+        if state.transcontinental is not None:
+            return BuildOutcome(target, gain)
+        found = self.transcontinental_sharers({**state.track, action.route: action.company})
+        if found is None:
+            return BuildOutcome(target, gain)
+        groups, links = found
+        sharers = set().union(*groups)
+        others = tuple(c for c in self.companies if c in sharers and c != action.company)
+        return BuildOutcome(target, gain, TRANSCONTINENTAL_BUILDER, others, links)
+
+    def claim_outcome(self, state: SDState, action: ClaimGoods) -> ClaimOutcome:
+        """The cube a (legal) claim takes and the company's goods value before and after."""
+        goods = state.companies[action.company].goods
+        colour = state.goods_on[action.location]
+        after = dict(goods)
+        after[colour] = after.get(colour, 0) + 1
+        return ClaimOutcome(colour, set_value(goods), set_value(after))
+
+    def share_payouts(self, state: SDState, seat: int) -> dict[str, int]:
+        """What ``seat``'s shares pay at the end, by company (shares held × a share's worth).
+
+        Companies in their order, only those the player holds shares of; a share
+        is worth nothing before the final profit determination is over.
+        """
+        shares = state.players[seat].shares
+        return {cid: shares[cid] * (state.companies[cid].final_profit or 0)
+                for cid in self.companies if shares.get(cid)}
 
     # ------------------------------------------------------------ validation
     def validate(self, state: SDState, action: Any) -> None:
@@ -659,6 +722,7 @@ class SteelDriverRules(Ruleset[SDState]):
         return None
 
     def _build(self, state: SDState, action: BuildTrack, log: EventLog) -> None:
+        outcome = self.build_outcome(state, action)
         c = state.companies[action.company]
         r = self._route[action.route]
         c.cubes -= r.cost
@@ -672,12 +736,10 @@ class SteelDriverRules(Ruleset[SDState]):
             how = f" from {self.location_name(action.start)}"
         else:
             how = ""
-        new = [end for end in (r.a, r.b) if end not in c.reached]
-        gain = 0
-        if new:
-            c.reached.append(new[0])
-            gain = self.value(new[0])
-            what = f"reaches {self.location_name(new[0])}: +${gain}"
+        target, gain = outcome.target, outcome.gain
+        if target is not None:
+            c.reached.append(target)
+            what = f"reaches {self.location_name(target)}: +${gain}"
         else:
             what = "no new location"
         c.profit += gain
@@ -685,9 +747,9 @@ class SteelDriverRules(Ruleset[SDState]):
         log.add(f"The {name} company builds {self.route_name(r.id)}{how} for "
                 f"{self._cubes(r.cost)} ({what}; profit ${c.profit}).", "build",
                 seat=action.seat, company=c.id, route=r.id, cost=r.cost, gain=gain,
-                reached=new[0] if new else None)
-        if state.transcontinental is None:
-            self._transcontinental(state, c.id, log)
+                reached=target)
+        if outcome.bonus:
+            self._transcontinental(state, c.id, outcome, log)
 
     # ------------------------------------------------------------ the transcontinental link
     def transcontinental_sharers(self, track: dict[str, str]) -> tuple[list[frozenset[str]], int] | None:
@@ -704,6 +766,9 @@ class SteelDriverRules(Ruleset[SDState]):
         for rid, cid in track.items():
             r = self._route[rid]
             by_company.setdefault(cid, []).append((r.a, r.b))
+        # A quick first look: if all the track together does not join the ends, no part of it does.
+        if self._distance(e for edges in by_company.values() for e in edges) is None:
+            return None
         builders = [cid for cid in self.companies if cid in by_company]
         for k in range(1, len(builders) + 1):
             found: list[tuple[frozenset[str], int]] = []
@@ -735,14 +800,10 @@ class SteelDriverRules(Ruleset[SDState]):
                     queue.append(there)
         return None
 
-    def _transcontinental(self, state: SDState, builder: str, log: EventLog) -> None:
-        found = self.transcontinental_sharers(state.track)
-        if found is None:
-            return
-        groups, links = found
-        sharers = set().union(*groups)
-        others = [cid for cid in self.companies if cid in sharers and cid != builder]
-        state.companies[builder].profit += TRANSCONTINENTAL_BUILDER
+    def _transcontinental(self, state: SDState, builder: str, outcome: BuildOutcome,
+                          log: EventLog) -> None:
+        others, links = list(outcome.sharers), outcome.links
+        state.companies[builder].profit += outcome.bonus
         for cid in others:
             state.companies[cid].profit += TRANSCONTINENTAL_OTHERS
         state.transcontinental = {"builder": builder, "others": others, "links": links,
@@ -751,7 +812,7 @@ class SteelDriverRules(Ruleset[SDState]):
         rest = (", and " + ", ".join(self.company_name(c) for c in others)
                 + f" +${TRANSCONTINENTAL_OTHERS} each") if others else ""
         log.add(f"The transcontinental link! {west} and {east} are joined "
-                f"({links} links): {self.company_name(builder)} +${TRANSCONTINENTAL_BUILDER}{rest}.",
+                f"({links} links): {self.company_name(builder)} +${outcome.bonus}{rest}.",
                 "transcontinental", company=builder, others=others, links=links)
 
     # ------------------------------------------------------------ profits and the end of a turn
@@ -862,7 +923,7 @@ class SteelDriverRules(Ruleset[SDState]):
                 state.goods_controlled[c.controller] += sum(c.goods.values())
         for seat, p in enumerate(state.players):
             before = p.cash
-            payout = sum(k * (state.companies[cid].final_profit or 0) for cid, k in p.shares.items())
+            payout = sum(self.share_payouts(state, seat).values())
             if payout:
                 p.cash += payout
                 log.add(f"{p.name} is paid ${payout} for shares (" + ", ".join(

@@ -1,18 +1,18 @@
 """How Steel Driver is presented in the app: labels, the auction, building and claiming
 choice trees, the players panel and the final payout.
 
-Everything offered here comes from the rules layer's prompt; profits shown with a
-build are worked out with the rules' own ``gain_of`` and transcontinental tracing,
-and nothing is decided here.
+Everything offered here comes from the rules layer's prompt; what a build or a
+claim brings and what shares pay come from the rules (``build_outcome``,
+``claim_outcome``, ``share_payouts``), and nothing is decided or worked out here.
 """
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -39,7 +39,6 @@ from railgames.games.steel_driver.board import (
 )
 from railgames.games.steel_driver.rules import (
     SET_VALUES,
-    TRANSCONTINENTAL_BUILDER,
     TRANSCONTINENTAL_OTHERS,
     SteelDriverRules,
     goods_sets,
@@ -53,6 +52,29 @@ LOOP_PREFIX = "·loop:"  # a link between two places the company already reaches
 
 def cubes(count: int) -> str:
     return f"{count} cube{'s' if count != 1 else ''}"
+
+
+UNBOUNDED = 10_000  # columns: wider than any screen
+
+
+class FirstThatFits:
+    """The first of several renderables whose natural width fits the space given (else the last)."""
+
+    def __init__(self, *choices: RenderableType) -> None:
+        self.choices = choices
+
+    def _pick(self, console: Console, options: ConsoleOptions) -> RenderableType:
+        unbounded = options.update(max_width=UNBOUNDED)  # a measurement is capped at its limit
+        for choice in self.choices:
+            if Measurement.get(console, unbounded, choice).maximum <= options.max_width:
+                return choice
+        return self.choices[-1]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self._pick(console, options)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self._pick(console, options))
 
 
 class SteelDriverUI(GameUI):
@@ -93,70 +115,24 @@ class SteelDriverUI(GameUI):
                 f"{c.shares_left} share{'s' if c.shares_left != 1 else ''} left")
 
     # ------------------------------------------------------------ what a build earns
-    def bonus(self, state: SDState, action: BuildTrack) -> tuple[int, list[str]]:
-        """The transcontinental bonus this build would bring: the builder's, and the others'."""
-        rules = self.ruleset
-        if state.transcontinental is not None:
-            return 0, []
-        track = dict(state.track)
-        track[action.route] = action.company
-        if not self._joined(track):
-            return 0, []
-        found = rules.transcontinental_sharers(track)
-        if found is None:  # pragma: no cover - joined ends always have a route
-            return 0, []
-        groups, _ = found
-        sharers = set().union(*groups)
-        others = [c for c in rules.companies if c in sharers and c != action.company]
-        return TRANSCONTINENTAL_BUILDER, others
-
-    def _joined(self, track: dict[str, str]) -> bool:
-        """Whether any track at all joins the transcontinental ends (a quick first look)."""
-        rules = self.ruleset
-        west, east = rules.map.transcontinental
-        adj: dict[str, list[str]] = {}
-        for rid in track:
-            r = rules.route(rid)
-            adj.setdefault(r.a, []).append(r.b)
-            adj.setdefault(r.b, []).append(r.a)
-        if west not in adj or east not in adj:
-            return False
-        seen = {west}
-        queue = deque([west])
-        while queue:
-            here = queue.popleft()
-            for there in adj[here]:
-                if there not in seen:
-                    if there == east:
-                        return True
-                    seen.add(there)
-                    queue.append(there)
-        return False
-
     def gain(self, state: SDState, action: BuildTrack) -> int:
         """All the profit a build adds to its company: the place reached and any bonus."""
-        bonus, _ = self.bonus(state, action)
-        return self.ruleset.gain_of(state, action) + bonus
+        return self.ruleset.build_outcome(state, action).profit
 
     def target(self, state: SDState, action: BuildTrack) -> str | None:
         """The location a build reaches for the first time (None for a loop)."""
-        c = state.companies[action.company]
-        r = self.ruleset.route(action.route)
-        if not c.reached:
-            return r.b if action.start == r.a else r.a
-        new = [end for end in (r.a, r.b) if end not in c.reached]
-        return new[0] if new else None
+        return self.ruleset.target_of(state, action)
 
     def build_text(self, state: SDState, action: BuildTrack, names: Sequence[str]) -> str:
         """``3 cubes, +$40`` and the transcontinental bonus when this build makes it."""
         rules = self.ruleset
         cost = rules.route(action.route).cost
-        text = f"{cubes(cost)}, +${rules.gain_of(state, action)}"
-        bonus, others = self.bonus(state, action)
-        if bonus:
-            text += f" and +${bonus} transcontinental"
-            if others:
-                text += (" (" + ", ".join(self.company(c) for c in others)
+        outcome = rules.build_outcome(state, action)
+        text = f"{cubes(cost)}, +${outcome.gain}"
+        if outcome.bonus:
+            text += f" and +${outcome.bonus} transcontinental"
+            if outcome.sharers:
+                text += (" (" + ", ".join(self.company(c) for c in outcome.sharers)
                          + f" +${TRANSCONTINENTAL_OTHERS})")
         return text
 
@@ -272,14 +248,10 @@ class SteelDriverUI(GameUI):
         for action in prompt.choices:
             if not isinstance(action, ClaimGoods):
                 continue
-            c = state.companies[action.company]
-            colour = state.goods_on[action.location]
-            now = set_value(c.goods)
-            after = dict(c.goods)
-            after[colour] = after.get(colour, 0) + 1
+            claim = rules.claim_outcome(state, action)
             out.append(Choice([action.location], [
-                f"{rules.location_name(action.location)}: {colour} cube "
-                f"({colour_letter(colour)}), goods ${now} → ${set_value(after)}"],
+                f"{rules.location_name(action.location)}: {claim.colour} cube "
+                f"({colour_letter(claim.colour)}), goods ${claim.before} → ${claim.after}"],
                 action))
         return out
 
@@ -426,41 +398,25 @@ class SteelDriverUI(GameUI):
         return [SteelDriverCompanies(self.ruleset, id="sd-companies")]
 
     def final_scores(self, state: Any, names: Sequence[str]) -> RenderableType | None:
-        """Cash from profits, each company's payout for the shares held, and the total."""
+        """Cash from profits, each company's payout for the shares held, and the total.
+
+        One table when there is room; on a narrow screen the totals and the shares
+        are two smaller tables, one above the other.
+        """
         if state.final is None:
             return None
         rules = self.ruleset
-        table = Table(expand=False, padding=(0, 1))
-        table.add_column("Player")
-        table.add_column("Profits", justify="right")
-        paying = [cid for cid in rules.companies
-                  if any(p.shares.get(cid) for p in state.players)]
-        for cid in paying:
-            table.add_column(self.chip(cid), justify="right")
-        table.add_column("Shares", justify="right")
-        table.add_column("Total", justify="right")
-        table.add_column("Goods run", justify="right")
-        worth = [Text(f"${state.companies[cid].final_profit or 0}/sh", style="bold")
-                 for cid in paying]
-        table.add_row(Text("Share worth", style="bold"), "", *worth, "", "", "")
         result = rules.result(state)
         winners = set(result.winners) if result else set()
         order = sorted(range(len(state.players)),
                        key=lambda s: -state.final[state.players[s].name]["total"])
-        for seat in order:
-            p = state.players[seat]
-            parts = state.final[p.name]
-            cells: list[RenderableType] = []
-            for cid in paying:
-                count = p.shares.get(cid, 0)
-                value = count * (state.companies[cid].final_profit or 0)
-                cells.append(Text(f"{count}=${value}" if count else "-",
-                                  style="" if count else "dim"))
-            star = "★ " if p.name in winners else "  "
-            goods = state.goods_controlled[seat] if state.goods_controlled else 0
-            table.add_row(Text(star + p.name, style=player_style(seat)), f"${parts['profits']}",
-                          *cells, f"+${parts['shares']}", Text(f"${parts['total']}", style="bold"),
-                          str(goods))
+        paying = [cid for cid in rules.companies
+                  if any(p.shares.get(cid) for p in state.players)]
+        tables: RenderableType = self._scores_table(state, order, winners, paying)
+        if paying:
+            split = Group(self._scores_table(state, order, winners, [], worth=False),
+                          self._scores_table(state, order, winners, paying, totals=False))
+            tables = FirstThatFits(tables, split)
         lines = Text()
         for cid in rules.companies:
             c = state.companies[cid]
@@ -489,7 +445,49 @@ class SteelDriverUI(GameUI):
         note = Text("Goods letters: w white, o orange, s silver, k black, r red. Most cash "
                     "wins; a tie goes to the most goods cubes in the companies a player runs "
                     "(Goods run).", style="dim")
-        return Group(table, lines, note) if lines else Group(table, note)
+        return Group(tables, lines, note) if lines else Group(tables, note)
+
+    def _scores_table(self, state: SDState, order: list[int], winners: set[str],
+                      paying: list[str], totals: bool = True, worth: bool = True) -> Table:
+        """The final table: a row per player, a column per company in ``paying``, the
+        totals unless told not to, and above the players each share's worth if asked."""
+        rules = self.ruleset
+        table = Table(expand=False, padding=(0, 1))
+        table.add_column("Player")
+        if totals:
+            table.add_column("Profits", justify="right")
+        for cid in paying:
+            table.add_column(self.chip(cid), justify="right")
+        if totals:
+            table.add_column("Shares", justify="right")
+            table.add_column("Total", justify="right")
+            table.add_column("Goods run", justify="right")
+        after = ["", "", ""] if totals else []
+        if worth:
+            per_share = [Text(f"${state.companies[cid].final_profit or 0}/sh", style="bold")
+                         for cid in paying]
+            table.add_row(Text("Share worth", style="bold"), *([""] if totals else []),
+                          *per_share, *after)
+        assert state.final is not None
+        for seat in order:
+            p = state.players[seat]
+            parts = state.final[p.name]
+            payouts = rules.share_payouts(state, seat)
+            cells: list[RenderableType] = []
+            for cid in paying:
+                count = p.shares.get(cid, 0)
+                cells.append(Text(f"{count}=${payouts[cid]}" if count else "-",
+                                  style="" if count else "dim"))
+            star = "★ " if p.name in winners else "  "
+            row: list[RenderableType] = [Text(star + p.name, style=player_style(seat))]
+            if totals:
+                goods = state.goods_controlled[seat] if state.goods_controlled else 0
+                row += [f"${parts['profits']}", *cells, f"+${parts['shares']}",
+                        Text(f"${parts['total']}", style="bold"), str(goods)]
+            else:
+                row += cells
+            table.add_row(*row)
+        return table
 
     def goods_summary(self, goods: dict[str, int]) -> str:
         return goods_letters(goods) or "no goods"

@@ -1,4 +1,4 @@
-"""Records and key-driving helpers for the app tests."""
+"""Records and key-driving routines for the app tests."""
 
 from __future__ import annotations
 
