@@ -11,15 +11,14 @@ on the state.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
+from support import NAMES
 
 from railgames.core.engine import Game
-from railgames.core.errors import RailgamesError
 from railgames.core.maps import load_map_file
 from railgames.core.record import PlayerSpec
 from railgames.core.rng import Chance
@@ -36,8 +35,6 @@ from railgames.games.new_england.rules import NewEnglandRules
 from railgames.games.new_england.state import Step
 
 FIXTURE_MAP = Path(__file__).parent / "fixtures" / "mini-new-england.toml"
-
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 
 # Links every map of the game has (see the module docstring).
 KNOWN_LINKS = ["BOS-PRO", "BOS-WOR", "PRO-WOR", "BOS-LOW", "PRO-KIN", "PRO-PLA", "HAR-PLA", "HAR-NHV"]
@@ -84,10 +81,6 @@ def start_game_with_first(
     game = start_game(ruleset, names, seed)
     assert game.players[game.state.first].name == clockwise[0]
     return game
-
-
-def seat_of(game: Game, name: str) -> int:
-    return [p.name for p in game.players].index(name)
 
 
 # ---------------------------------------------------------------- playing forward
@@ -252,32 +245,15 @@ def force_rolls(game: Game, *rolls: Sequence[int]) -> RiggedChance:
     return rigged
 
 
-# ---------------------------------------------------------------- refusals
-def assert_refused(game: Game, raw: Any, kind: type[RailgamesError], reason: str) -> RailgamesError:
-    """The action is refused with ``kind`` (exactly), a reason containing ``reason``,
-    and neither the state nor the record changes."""
-    before = copy.deepcopy(game.state)
-    count = len(game.record.actions)
-    with pytest.raises(RailgamesError) as info:
-        game.apply(raw)
-    err = info.value
-    assert type(err) is kind, f"expected {kind.__name__}, got {type(err).__name__}: {err.reason}"
-    assert reason.lower() in err.reason.lower(), f"reason {err.reason!r} lacks {reason!r}"
-    assert game.state == before
-    assert len(game.record.actions) == count
-    return err
-
-
+# ---------------------------------------------------------------- the log
 def events_of(game: Game, kind: str, since: int = 0) -> list[Any]:
     return [e for e in game.log[since:] if e.kind == kind]
 
 
 __all__ = [
     "KNOWN_LINKS",
-    "NAMES",
     "all_routes",
     "RiggedChance",
-    "assert_refused",
     "events_of",
     "finish_loans",
     "first_seat_for",
@@ -287,7 +263,6 @@ __all__ = [
     "play_until",
     "prompt_seat",
     "quiet_action",
-    "seat_of",
     "set_cubes",
     "set_step",
     "start_game",

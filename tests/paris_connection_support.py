@@ -1,4 +1,4 @@
-"""What the Paris Connection tests share: games, arranged boards, refusals.
+"""What the Paris Connection tests share: games, arranged boards, invariants.
 
 Hexes are written as the map names them, offset ``(column, row)``. Facts of
 the shipped map the tests rely on: the Eiffel Tower is at (10, 5); the
@@ -10,21 +10,18 @@ neighbouring Paris hexes and below Le Havre.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import pytest
+from support import NAMES
 
 from railgames.core.engine import Game
-from railgames.core.errors import RailgamesError
 from railgames.core.record import PlayerSpec
 from railgames.games import load_ruleset
 from railgames.games.paris_connection.actions import Build, EndBuild, Trade
 from railgames.games.paris_connection.rules import ParisConnectionRules
 from railgames.games.paris_connection.state import PCState, Step
 
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 COMPANIES = ["red", "yellow", "blue", "green", "black", "white"]
 TOTAL_PER_COMPANY = 33
 
@@ -60,12 +57,6 @@ def end_build(seat: int) -> EndBuild:
 
 def trade(seat: int, give: str, take: str, count: int = 1) -> Trade:
     return Trade(seat=seat, give=give, take=take, count=count)  # type: ignore[arg-type]
-
-
-def to_move(game: Game) -> int:
-    seat = game.ruleset.to_move(game.state)
-    assert seat is not None
-    return seat
 
 
 # ---------------------------------------------------------------- arranging the state
@@ -115,20 +106,6 @@ def set_turn(game: Game, seat: int) -> None:
 
 
 # ---------------------------------------------------------------- checks
-def assert_refused(game: Game, raw: Any, kind: type[RailgamesError], reason: str) -> RailgamesError:
-    """Refused with exactly ``kind``, a reason containing ``reason``; nothing changes."""
-    before = copy.deepcopy(game.state)
-    count = len(game.record.actions)
-    with pytest.raises(RailgamesError) as info:
-        game.apply(raw)
-    err = info.value
-    assert type(err) is kind, f"expected {kind.__name__}, got {type(err).__name__}: {err.reason}"
-    assert reason.lower() in err.reason.lower(), f"reason {err.reason!r} lacks {reason!r}"
-    assert game.state == before
-    assert len(game.record.actions) == count
-    return err
-
-
 def check_invariants(rules: ParisConnectionRules, state: PCState) -> None:
     """Locomotives conserved, values match the board, stacking and connection hold."""
     held = {c: 0 for c in COMPANIES}

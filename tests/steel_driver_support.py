@@ -1,4 +1,4 @@
-"""What the Steel Driver tests share: games, arranged positions, refusals, invariants.
+"""What the Steel Driver tests share: games, arranged positions, invariants.
 
 Facts of the shipped map the tests rely on (location ids): San Francisco SFO
 and New York NYC are the transcontinental ends; SFO, LAX, CHI, STL, NOL, ATL,
@@ -13,21 +13,18 @@ or REN other than those two costs 4 or more.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-import pytest
+from support import NAMES
 
 from railgames.core.engine import Game
-from railgames.core.errors import RailgamesError
 from railgames.core.record import PlayerSpec
 from railgames.games import load_ruleset
 from railgames.games.steel_driver.actions import PassBid, PassMarker
 from railgames.games.steel_driver.rules import SteelDriverRules
 from railgames.games.steel_driver.state import SDState, Step
 
-NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 COMPANIES = ["red", "blue", "green", "yellow", "black", "purple"]
 TOTAL_CUBES = 86  # 60 investment cubes and 26 goods cubes
 SHARES = 5
@@ -42,16 +39,6 @@ def make_ruleset() -> SteelDriverRules:
 def start_game(rules: SteelDriverRules, players: int | Sequence[str] = 3, seed: int = 1) -> Game:
     names = NAMES[:players] if isinstance(players, int) else list(players)
     return Game.new(rules, [PlayerSpec(name=n) for n in names], seed)
-
-
-def seat_of(game: Game, name: str) -> int:
-    return [p.name for p in game.players].index(name)
-
-
-def to_move(game: Game) -> int:
-    seat = game.ruleset.to_move(game.state)
-    assert seat is not None
-    return seat
 
 
 # ---------------------------------------------------------------- playing forward
@@ -147,20 +134,6 @@ def set_cubes(game: Game, seat: int, cubes: int) -> None:
 
 
 # ---------------------------------------------------------------- checks
-def assert_refused(game: Game, raw: Any, kind: type[RailgamesError], reason: str) -> RailgamesError:
-    """Refused with exactly ``kind``, a reason containing ``reason``; nothing changes."""
-    before = copy.deepcopy(game.state)
-    count = len(game.record.actions)
-    with pytest.raises(RailgamesError) as info:
-        game.apply(raw)
-    err = info.value
-    assert type(err) is kind, f"expected {kind.__name__}, got {type(err).__name__}: {err.reason}"
-    assert reason.lower() in err.reason.lower(), f"reason {err.reason!r} lacks {reason!r}"
-    assert game.state == before
-    assert len(game.record.actions) == count
-    return err
-
-
 def events(game: Game, kind: str) -> list[Any]:
     return [e for e in game.log if e.kind == kind]
 

@@ -9,12 +9,12 @@ from conftest import (
     force_rolls,
     give_links,
     prompt_seat,
-    seat_of,
     set_cubes,
     set_step,
     start_game_with_first,
     to_auction,
 )
+from support import seat_of
 
 from railgames.core.errors import IllegalAction
 from railgames.games.new_england.actions import (

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from conftest import (
-    assert_refused,
     force_rolls,
     give_links,
     prompt_seat,
@@ -13,6 +12,7 @@ from conftest import (
     start_game,
     to_auction,
 )
+from support import assert_refused
 
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.games.new_england.actions import Bid, Borrow, PassBid, PassShip, Ship

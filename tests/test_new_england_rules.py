@@ -8,7 +8,6 @@ import pytest
 from conftest import (
     KNOWN_LINKS,
     all_routes,
-    assert_refused,
     events_of,
     finish_loans,
     force_rolls,
@@ -21,6 +20,7 @@ from conftest import (
     start_game,
     to_auction,
 )
+from support import assert_refused
 
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction

@@ -15,7 +15,6 @@ from paris_connection_support import (
     START,
     TOTAL_PER_COMPANY,
     TOWER,
-    assert_refused,
     build,
     check_invariants,
     end_build,
@@ -25,9 +24,9 @@ from paris_connection_support import (
     set_shares,
     set_turn,
     start_game,
-    to_move,
     trade,
 )
+from support import assert_refused, to_move
 
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from steel_driver_support import (
     arrange_final,
-    assert_refused,
     begin_building,
     cheapest_build,
     check_invariants,
@@ -15,10 +14,9 @@ from steel_driver_support import (
     lay_track,
     make_ruleset,
     play_until,
-    seat_of,
     start_game,
-    to_move,
 )
+from support import assert_refused, seat_of, to_move
 
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from steel_driver_support import (
     arrange_final,
-    assert_refused,
     begin_building,
     control,
     give_shares,
@@ -13,8 +12,8 @@ from steel_driver_support import (
     make_ruleset,
     set_cubes,
     start_game,
-    to_move,
 )
+from support import assert_refused, to_move
 
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction

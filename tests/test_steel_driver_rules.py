@@ -19,8 +19,8 @@ from steel_driver_support import (
     quiet_action,
     set_cubes,
     start_game,
-    to_move,
 )
+from support import to_move
 
 from railgames.core.engine import Game
 from railgames.core.events import SETUP

@@ -3,10 +3,9 @@
 A graph map's grid is the picture; a board draws each link as a line of cells
 between the middles of two labels (through the link's ``via`` points, over
 blank cells only), then what the game puts on top. ``GraphLayout`` holds the
-geometry (no Textual), ``GraphBoard`` is the widget: a ScrollView drawn with
-the Line API, with a cursor that jumps from city to city, ``CityChosen`` and
-``CursorMoved`` messages in the ``board`` namespace, and a cache of rendered
-rows so that a change repaints only the spans that differ.
+geometry (no Textual), ``GraphBoard`` is the widget: a board (see
+``board_base``: Line API, ``CityChosen`` and ``CursorMoved`` messages in the
+``board`` namespace, cached rows) whose cursor jumps from label to label.
 
 A game's board subclasses both: its layout decides where its own marks go,
 and its widget's ``_build_scene`` fills in every cell for the current state.
@@ -16,22 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
-from rich.segment import Segment
 from rich.style import Style
-from textual import events
-from textual.binding import Binding, BindingType
-from textual.geometry import Region, Size
-from textual.message import Message
-from textual.scroll_view import ScrollView
-from textual.strip import Strip
+from textual.geometry import Region
 
+from railgames.app.widgets.board_base import BoardBase, Cell
 from railgames.core.maps import GraphMap
-
-Cell = tuple[int, int]  # (column, row)
-Row = list[tuple[str, Style]]
-
 
 # ------------------------------------------------------------------- geometry
 
@@ -156,177 +146,29 @@ class GraphLayout:
         return best[1] if best else None
 
 
-# ------------------------------------------------------------------- styles
-
-CURSOR = Style(reverse=True)
-
-
-class StyleCache:
-    """Rich styles parsed once per style string."""
-
-    def __init__(self) -> None:
-        self._parsed: dict[str, Style] = {}
-
-    def __call__(self, text: str) -> Style:
-        style = self._parsed.get(text)
-        if style is None:
-            style = self._parsed[text] = Style.parse(text)
-        return style
-
-
-STYLE = StyleCache()
-
-
-def blank_safe(style: Style) -> bool:
-    """Whether a blank cell drawn in ``style`` looks like a plain blank."""
-    return not (style.bgcolor or style.reverse or style.underline or style.strike
-                or style.overline or style.underline2)
-
-
-def make_strip(cells: Row, base: Style) -> Strip:
-    """One row of cells as a Strip, with as few style changes as looks the same."""
-    segments: list[Segment] = []
-    run: list[str] = []
-    run_style: Style | None = None
-    pending_spaces = 0  # leading blanks, waiting to join the first styled run
-    for ch, style in cells:
-        if ch == " " and blank_safe(style) and (run_style is None or blank_safe(run_style)):
-            # A blank looks the same in any style without background or lines, so it
-            # joins the run in progress: fewer style changes, fewer bytes on the wire.
-            if run_style is None:
-                pending_spaces += 1
-            else:
-                run.append(ch)
-            continue
-        if style is not run_style and style != run_style:
-            if run:
-                segments.append(Segment("".join(run), base + run_style))
-            run, run_style = [], style
-            if pending_spaces and blank_safe(style):
-                run.append(" " * pending_spaces)
-                pending_spaces = 0
-            elif pending_spaces:
-                segments.append(Segment(" " * pending_spaces, base))
-                pending_spaces = 0
-        run.append(ch)
-    if pending_spaces:
-        segments.append(Segment(" " * pending_spaces, base))
-    if run:
-        segments.append(Segment("".join(run), base + run_style))
-    return Strip(segments, len(cells))
-
-
 # ------------------------------------------------------------------- widget
 
 
-class GraphBoard(ScrollView, can_focus=True):
+class GraphBoard(BoardBase):
     """A graph map with a city cursor; subclasses draw the cells in ``_build_scene``."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "move_cursor('up')", "Cursor up", show=False),
-        Binding("down,j", "move_cursor('down')", "Cursor down", show=False),
-        Binding("left,h", "move_cursor('left')", "Cursor left", show=False),
-        Binding("right,l", "move_cursor('right')", "Cursor right", show=False),
-        Binding("enter", "choose", "Choose city"),
-    ]
-
-    class CityChosen(Message, namespace="board"):
-        """The player chose the city under the cursor (Enter or a click)."""
-
-        def __init__(self, board: GraphBoard, city: str) -> None:
-            super().__init__()
-            self.board = board
-            self.city = city
-
-        @property
-        def control(self) -> GraphBoard:
-            return self.board
-
-    class CursorMoved(Message, namespace="board"):
-        """The board cursor moved to another city."""
-
-        def __init__(self, board: GraphBoard, city: str) -> None:
-            super().__init__()
-            self.board = board
-            self.city = city
-
-        @property
-        def control(self) -> GraphBoard:
-            return self.board
+    layout_: GraphLayout
 
     def __init__(self, ruleset: Any, layout: GraphLayout, places: dict[str, LabelPlace],
                  *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.ruleset = ruleset
-        self.layout_ = layout
         self.places = places  # where the cursor sits for each city
-        self.state: Any = None
-        self.highlighted: frozenset[str] = frozenset()
-        self.path: tuple[str, ...] = ()
-        self._cursor = next(iter(places))
-        self._scene: list[Row] = []  # cells without the cursor
-        self._rows: list[Row] = []  # cells as drawn
-        self._strips: dict[int, Strip] = {}
-        self._strip_base: Style | None = None
-        self._build_scene()
-        self._rows = [self._with_cursor(r) for r in range(self.layout_.height)]
-        self.virtual_size = Size(self.layout_.width, self.layout_.height)
-
-    # ------------------------------------------------------------ public API
-    @property
-    def cursor_city(self) -> str:
-        return self._cursor
-
-    @cursor_city.setter
-    def cursor_city(self, city: str) -> None:
-        self.move_cursor_to(city)
+        super().__init__(ruleset, layout, next(iter(places)), id=id)
 
     def move_cursor_to(self, city: str, *, scroll: bool = True) -> None:
         """Put the cursor on ``city`` (posts CursorMoved when it moves)."""
         if city not in self.places:
             raise KeyError(f"no city '{city}' on this board")
-        if city == self._cursor:
-            return
-        old, self._cursor = self._cursor, city
-        self._redraw_rows({self.places[old].row, self.places[city].row})
-        if scroll and self.is_mounted:
-            self._keep_in_view(city)
-        self.post_message(self.CursorMoved(self, city))
-
-    def _keep_in_view(self, city: str) -> None:
-        # Scrolling repaints the whole board, so when the cursor leaves the view the
-        # view jumps to centre it, and the next few moves need no scrolling.
-        region = self.city_region(city)
-        view = Region(*self.scroll_offset, *self.scrollable_content_region.size)
-        if not view.contains_region(region):
-            self.scroll_to_region(region, animate=False, center=True, immediate=True)
-
-    def update_state(self, state: Any) -> None:
-        """Show ``state``; only the rows whose content changed are repainted."""
-        self.state = state
-        self._build_scene()
-        self._redraw_rows(range(self.layout_.height))
-
-    def set_highlight(self, cities: Iterable[str] = (), path: Sequence[str] = ()) -> None:
-        """Mark the cities the current step lets the player choose, and a path to draw."""
-        cities, path = frozenset(cities), tuple(path)
-        if cities == self.highlighted and path == self.path:
-            return
-        self.highlighted, self.path = cities, path
-        self._build_scene()
-        self._redraw_rows(range(self.layout_.height))
+        super().move_cursor_to(city, scroll=scroll)
 
     def city_region(self, city: str) -> Region:
         """The cells of a city's label and its marks, in board (virtual) coordinates."""
         place = self.places[city]
         return Region(place.col0, place.row, place.col1 - place.col0, 1)
-
-    def row_text(self, row: int) -> str:
-        """The plain text of a board row (as drawn, ignoring scrolling)."""
-        return "".join(ch for ch, _ in self._rows[row])
-
-    def board_text(self) -> str:
-        return "\n".join(self.row_text(r) for r in range(self.layout_.height))
 
     # ------------------------------------------------------------ input
     def action_move_cursor(self, direction: str) -> None:
@@ -334,64 +176,16 @@ class GraphBoard(ScrollView, can_focus=True):
         if target is not None:
             self.move_cursor_to(target)
 
-    def action_choose(self) -> None:
-        self.post_message(self.CityChosen(self, self._cursor))
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        cell = (offset.x + self.scroll_offset.x, offset.y + self.scroll_offset.y)
-        city = self._city_at(cell)
-        if city is None:
-            return
-        event.stop()
-        self.move_cursor_to(city, scroll=False)
-        self.post_message(self.CityChosen(self, city))
-
     def _city_at(self, cell: Cell) -> str | None:
         return self.layout_.label_owner.get(cell)
 
     # ------------------------------------------------------------ drawing
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        row = scroll_y + y
-        width = self.size.width
-        base = self.rich_style
-        if base != self._strip_base:
-            self._strips.clear()
-            self._strip_base = base
-        if not 0 <= row < len(self._rows):
-            return Strip.blank(width, base)
-        strip = self._strips.get(row)
-        if strip is None:
-            strip = self._strips[row] = make_strip(self._rows[row], base)
-        return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, row)
+    def _cursor_rows(self, city: str) -> Iterable[int]:
+        return (self.places[city].row,)
 
-    def _redraw_rows(self, rows: Iterable[int]) -> None:
-        """Recompute ``rows`` (scene + cursor) and refresh the spans that changed."""
-        scroll_x, scroll_y = self.scroll_offset
-        for row in rows:
-            new = self._with_cursor(row)
-            old = self._rows[row]
-            if new == old:
-                continue
-            first = next(i for i in range(len(new)) if new[i] != old[i])
-            last = next(i for i in range(len(new) - 1, -1, -1) if new[i] != old[i])
-            self._rows[row] = new
-            self._strips.pop(row, None)
-            self.refresh(Region(first - scroll_x, row - scroll_y, last - first + 1, 1))
-
-    def _with_cursor(self, row: int) -> Row:
-        cells = self._scene[row]
+    def _cursor_columns(self, row: int) -> Sequence[int]:
         place = self.places[self._cursor]
-        if place.row != row:
-            return cells
-        cells = list(cells)
-        for col in range(place.col0, place.col1):
-            ch, style = cells[col]
-            cells[col] = (ch, style + CURSOR)
-        return cells
+        return range(place.col0, place.col1) if place.row == row else ()
 
     def _build_scene(self) -> None:
         """Every cell of the board for the current state and highlights (cursor aside)."""

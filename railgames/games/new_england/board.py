@@ -37,9 +37,8 @@ from railgames.app.palette import (
     player_letters,
     player_style,
 )
+from railgames.app.widgets.board_base import STYLE, Cell
 from railgames.app.widgets.graph_board import (
-    STYLE,
-    Cell,
     GraphBoard,
     GraphLayout,
     LabelPlace,

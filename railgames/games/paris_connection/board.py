@@ -35,22 +35,24 @@ from typing import Any, ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import events
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.geometry import Region, Size
-from textual.message import Message
-from textual.scroll_view import ScrollView
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Static
 
+from railgames.app.widgets.board_base import (
+    CURSOR,
+    STYLE,
+    BoardBase,
+    BoardPanel,
+    Cell,
+    Row,
+    blank_safe,
+)
 from railgames.core.hexgrid import AXIAL_DIRECTIONS, Hex
 from railgames.games.paris_connection.board_map import ParisConnectionMap
 from railgames.games.paris_connection.rules import ParisConnectionRules
 from railgames.games.paris_connection.state import PCState
-
-Cell = tuple[int, int]  # (x, y) on the text grid
-Row = list[tuple[str, Style]]
 
 HEX_WIDTH = 4  # columns from one hex centre to the next in a row
 EDGE_GLYPHS = {"|": "│", "/": "╱", "\\": "╲"}
@@ -175,23 +177,8 @@ class HexLayout:
 DIM = Style(dim=True)
 PLAIN = Style()
 BOLD = Style(bold=True)
-CURSOR = Style(reverse=True)
 LEGAL = Style(bold=True)
 CHECKERED = Style.parse("bold bright_red on bright_white")
-
-
-class _StyleCache:
-    def __init__(self) -> None:
-        self._parsed: dict[str, Style] = {}
-
-    def __call__(self, text: str) -> Style:
-        style = self._parsed.get(text)
-        if style is None:
-            style = self._parsed[text] = Style.parse(text)
-        return style
-
-
-STYLE = _StyleCache()
 
 
 def _under_cursor(style: Style) -> Style:
@@ -205,19 +192,13 @@ def _under_cursor(style: Style) -> Style:
     return style + CURSOR
 
 
-def _blank_safe(style: Style) -> bool:
-    """Whether a blank cell drawn in ``style`` looks like a plain blank."""
-    return not (style.bgcolor or style.reverse or style.underline or style.strike
-                or style.overline or style.underline2)
-
-
 def make_strip(cells: Row, base: Style) -> Strip:
     """One row of cells as a strip, with runs of the same style joined."""
     segments: list[Segment] = []
     run: list[str] = []
     run_style: Style | None = None
     for ch, style in cells:
-        if ch == " " and run_style is not None and _blank_safe(style) and _blank_safe(run_style):
+        if ch == " " and run_style is not None and blank_safe(style) and blank_safe(run_style):
             run.append(ch)
             continue
         if style is not run_style and style != run_style:
@@ -233,8 +214,12 @@ def make_strip(cells: Row, base: Style) -> Strip:
 # ------------------------------------------------------------------- widget
 
 
-class ParisConnectionBoard(ScrollView, can_focus=True):
-    """The map of France, with a hex cursor."""
+class ParisConnectionBoard(BoardBase):
+    """The map of France, with a hex cursor.
+
+    Its cities are hexes, by id ("column,row"); ``set_highlight`` marks the hexes
+    where a locomotive may go now.
+    """
 
     DEFAULT_CSS = """
     ParisConnectionBoard {
@@ -243,68 +228,22 @@ class ParisConnectionBoard(ScrollView, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k", "move_cursor('up')", "Cursor up", show=False),
-        Binding("down,j", "move_cursor('down')", "Cursor down", show=False),
-        Binding("left,h", "move_cursor('left')", "Cursor left", show=False),
-        Binding("right,l", "move_cursor('right')", "Cursor right", show=False),
         Binding("enter", "choose", "Choose hex"),
     ]
 
-    class CityChosen(Message, namespace="board"):
-        """The player chose the hex under the cursor (Enter or a click); ``city`` is its id."""
-
-        def __init__(self, board: ParisConnectionBoard, city: str) -> None:
-            super().__init__()
-            self.board = board
-            self.city = city
-
-        @property
-        def control(self) -> ParisConnectionBoard:
-            return self.board
-
-    class CursorMoved(Message, namespace="board"):
-        """The board cursor moved to another hex; ``city`` is its id."""
-
-        def __init__(self, board: ParisConnectionBoard, city: str) -> None:
-            super().__init__()
-            self.board = board
-            self.city = city
-
-        @property
-        def control(self) -> ParisConnectionBoard:
-            return self.board
+    layout_: HexLayout
+    state: PCState | None
+    ruleset: ParisConnectionRules
 
     def __init__(self, ruleset: ParisConnectionRules, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.ruleset = ruleset
-        self.layout_ = HexLayout(ruleset.map)
-        self.state: PCState | None = None
-        self.highlighted: frozenset[str] = frozenset()
-        self.path: tuple[str, ...] = ()
-        self._cursor: Hex = ruleset.map.tower
-        self._home_x = self.layout_.centre[self._cursor][0]
-        self._scene: list[Row] = []  # cells without the cursor
-        self._rows: list[Row] = []  # cells as drawn
-        self._strips: dict[int, Strip] = {}
-        self._strip_base: Style | None = None
-        self.cursor_listeners: list[Any] = []  # called with the hex id when the cursor moves
-        self._build_scene()
-        self._rows = [self._with_cursor(r) for r in range(self.layout_.height)]
-        self.virtual_size = Size(self.layout_.width, self.layout_.height)
+        layout = HexLayout(ruleset.map)
+        super().__init__(ruleset, layout, layout.id_of[ruleset.map.tower], id=id)
+        self._home_x = self.layout_.centre[self.cursor_hex][0]
 
     # ------------------------------------------------------------ public API
     @property
-    def cursor_city(self) -> str:
-        """The id ("column,row") of the hex under the cursor."""
-        return self.layout_.id_of[self._cursor]
-
-    @cursor_city.setter
-    def cursor_city(self, city: str) -> None:
-        self.move_cursor_to(city)
-
-    @property
     def cursor_hex(self) -> Hex:
-        return self._cursor
+        return self.layout_.hex_of[self._cursor]
 
     def move_cursor_to(self, city: str, *, scroll: bool = True, home: bool = True) -> None:
         """Put the cursor on the hex ``city`` ("column,row"); posts CursorMoved when it moves."""
@@ -313,43 +252,11 @@ class ParisConnectionBoard(ScrollView, can_focus=True):
             raise KeyError(f"no hex '{city}' on this board")
         if home:
             self._home_x = self.layout_.centre[h][0]
-        if h == self._cursor:
-            return
-        old, self._cursor = self._cursor, h
-        self._redraw_rows({*self.layout_.rows_of(old), *self.layout_.rows_of(h)})
-        if scroll and self.is_mounted:
-            self._keep_in_view(h)
-        for listener in self.cursor_listeners:
-            listener(city)
-        self.post_message(self.CursorMoved(self, city))
+        super().move_cursor_to(city, scroll=scroll)
 
-    def _keep_in_view(self, h: Hex) -> None:
-        region = self.layout_.region(h)
-        view = Region(*self.scroll_offset, *self.scrollable_content_region.size)
-        if not view.contains_region(region):
-            self.scroll_to_region(region, animate=False, center=True, immediate=True)
-
-    def update_state(self, state: PCState) -> None:
-        """Show ``state`` (a seat's view); only the spans whose content changed are repainted."""
-        self.state = state
-        self._build_scene()
-        self._redraw_rows(range(self.layout_.height))
-
-    def set_highlight(self, cities: Iterable[str] = (), path: Sequence[str] = ()) -> None:
-        """Mark the hexes (by id) where a locomotive may go now."""
-        cities, path = frozenset(cities), tuple(path)
-        if cities == self.highlighted and path == self.path:
-            return
-        self.highlighted, self.path = cities, path
-        self._build_scene()
-        self._redraw_rows(range(self.layout_.height))
-
-    def row_text(self, row: int) -> str:
-        """The plain text of a board row (as drawn, ignoring scrolling)."""
-        return "".join(ch for ch, _ in self._rows[row])
-
-    def board_text(self) -> str:
-        return "\n".join(self.row_text(r) for r in range(self.layout_.height))
+    def city_region(self, city: str) -> Region:
+        """The hex with its outline, in board (virtual) coordinates."""
+        return self.layout_.region(self.layout_.hex_of[city])
 
     def hex_text(self, city: str) -> str:
         """The three middle cells of a hex, as drawn."""
@@ -358,72 +265,32 @@ class ParisConnectionBoard(ScrollView, can_focus=True):
 
     # ------------------------------------------------------------ input
     def action_move_cursor(self, direction: str) -> None:
-        target = self.layout_.step(self._cursor, direction, self._home_x)
+        target = self.layout_.step(self.cursor_hex, direction, self._home_x)
         if target is not None:
             self.move_cursor_to(self.layout_.id_of[target],
                                 home=direction in ("left", "right"))
 
-    def action_choose(self) -> None:
-        self.post_message(self.CityChosen(self, self.cursor_city))
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None:
-            return
-        h = self.layout_.hex_at((offset.x + self.scroll_offset.x, offset.y + self.scroll_offset.y))
-        if h is None:
-            return
-        event.stop()
-        city = self.layout_.id_of[h]
-        self.move_cursor_to(city, scroll=False)
-        self.post_message(self.CityChosen(self, city))
+    def _city_at(self, cell: Cell) -> str | None:
+        h = self.layout_.hex_at(cell)
+        return None if h is None else self.layout_.id_of[h]
 
     # ------------------------------------------------------------ drawing
-    def render_line(self, y: int) -> Strip:
-        scroll_x, scroll_y = self.scroll_offset
-        row = scroll_y + y
-        width = self.size.width
-        base = self.rich_style
-        if base != self._strip_base:
-            self._strips.clear()
-            self._strip_base = base
-        if not 0 <= row < len(self._rows):
-            return Strip.blank(width, base)
-        strip = self._strips.get(row)
-        if strip is None:
-            strip = self._strips[row] = make_strip(self._rows[row], base)
-        return strip.crop_extend(scroll_x, scroll_x + width, base).apply_offsets(scroll_x, row)
+    def _make_strip(self, cells: Row, base: Style) -> Strip:
+        return make_strip(cells, base)
 
-    def _redraw_rows(self, rows: Iterable[int]) -> None:
-        """Recompute ``rows`` (scene + cursor) and refresh the spans that changed."""
-        scroll_x, scroll_y = self.scroll_offset
-        for row in rows:
-            if not 0 <= row < self.layout_.height:
-                continue
-            new = self._with_cursor(row)
-            old = self._rows[row]
-            if new == old:
-                continue
-            first = next(i for i in range(len(new)) if new[i] != old[i])
-            last = next(i for i in range(len(new) - 1, -1, -1) if new[i] != old[i])
-            self._rows[row] = new
-            self._strips.pop(row, None)
-            self.refresh(Region(first - scroll_x, row - scroll_y, last - first + 1, 1))
+    def _cursor_rows(self, city: str) -> Iterable[int]:
+        return self.layout_.rows_of(self.layout_.hex_of[city])
 
-    def _with_cursor(self, row: int) -> Row:
-        cells = self._scene[row]
-        x, y = self.layout_.centre[self._cursor]
+    def _cursor_columns(self, row: int) -> Sequence[int]:
+        x, y = self.layout_.centre[self.cursor_hex]
         if row == y:
-            cols: tuple[int, ...] = (x - 1, x, x + 1)
-        elif row in (y - 1, y + 1):
-            cols = (x,)
-        else:
-            return cells
-        cells = list(cells)
-        for col in cols:
-            ch, style = cells[col]
-            cells[col] = (ch, _under_cursor(style))
-        return cells
+            return (x - 1, x, x + 1)
+        if row in (y - 1, y + 1):
+            return (x,)
+        return ()
+
+    def _cursor_style(self, style: Style) -> Style:
+        return _under_cursor(style)
 
     def _build_scene(self) -> None:
         """Every cell of the board for the current state and highlights (cursor aside)."""
@@ -477,7 +344,7 @@ class ParisConnectionBoard(ScrollView, can_focus=True):
 # ------------------------------------------------------------------- the score track
 
 
-class ParisConnectionTrack(Vertical):
+class ParisConnectionTrack(BoardPanel):
     """The score track: each company's value and supply; and what is under the board cursor.
 
     Three lines, each its own widget, so a cursor move repaints one line only and a
@@ -493,26 +360,15 @@ class ParisConnectionTrack(Vertical):
     ParisConnectionTrack Static { height: 1; }
     """
 
-    def __init__(self, ruleset: ParisConnectionRules, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.ruleset = ruleset
-        self.state: PCState | None = None
-        self.cursor: str | None = None
+    BOARD_CLASS = ParisConnectionBoard
+
+    ruleset: ParisConnectionRules
+    state: PCState | None
 
     def compose(self) -> Any:
         yield Static(id="pc-values")
         yield Static(id="pc-supply")
         yield Static(id="pc-cursor")
-
-    def on_mount(self) -> None:
-        parent = self.parent
-        boards = list(parent.query(ParisConnectionBoard)) if parent is not None else []
-        if boards:
-            board = boards[0]
-            board.cursor_listeners.append(self.show_cursor)
-            self.cursor = board.cursor_city
-        if self.state is not None:
-            self.update_state(self.state)
 
     def update_state(self, state: PCState) -> None:
         self.state = state
@@ -520,10 +376,6 @@ class ParisConnectionTrack(Vertical):
             return
         self.query_one("#pc-values", Static).update(self.values_line(state))
         self.query_one("#pc-supply", Static).update(self.supply_line(state))
-        self._show_cursor()
-
-    def show_cursor(self, city: str) -> None:
-        self.cursor = city
         self._show_cursor()
 
     def _show_cursor(self) -> None:

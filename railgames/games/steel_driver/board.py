@@ -27,7 +27,6 @@ a cursor move touches only the two labels involved.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,14 +34,12 @@ from rich.console import Group
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
-from textual.containers import Vertical
 from textual.geometry import Region
 from textual.widgets import Static
 
 from railgames.app.palette import player_letters, player_style
+from railgames.app.widgets.board_base import STYLE, BoardPanel, Cell
 from railgames.app.widgets.graph_board import (
-    STYLE,
-    Cell,
     GraphBoard,
     GraphLayout,
     LabelPlace,
@@ -284,8 +281,6 @@ class SteelDriverBoard(GraphBoard):
 
     def __init__(self, ruleset: SteelDriverRules, *, id: str | None = None) -> None:
         layout = SteelDriverLayout(ruleset.map)
-        # Called with the location id whenever the cursor moves (the cursor line below).
-        self.cursor_listeners: list[Callable[[str], None]] = []
         super().__init__(ruleset, layout, dict(layout.places), id=id)
 
     def on_mount(self) -> None:
@@ -296,13 +291,6 @@ class SteelDriverBoard(GraphBoard):
             home = min(starts, key=lambda c: abs(self.layout_.anchors[c][0] - middle))
             self.move_cursor_to(home, scroll=False)
         self.call_after_refresh(lambda: self._keep_in_view(self.cursor_city))
-
-    def move_cursor_to(self, city: str, *, scroll: bool = True) -> None:
-        moved = city != self.cursor_city
-        super().move_cursor_to(city, scroll=scroll)
-        if moved:
-            for listener in self.cursor_listeners:
-                listener(city)
 
     def city_region(self, city: str) -> Region:
         """The cells of a location's mark, name and value, in board (virtual) coordinates."""
@@ -411,7 +399,7 @@ class SteelDriverBoard(GraphBoard):
 # ------------------------------------------------------------------- company boxes
 
 
-class SteelDriverCompanies(Vertical):
+class SteelDriverCompanies(BoardPanel):
     """Under the board: the order of play, the company boxes with the profit track,
     and a line about the location under the board cursor.
 
@@ -430,26 +418,15 @@ class SteelDriverCompanies(Vertical):
     SteelDriverCompanies #sd-cursor { height: auto; }
     """
 
-    def __init__(self, ruleset: SteelDriverRules, *, id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.ruleset = ruleset
-        self.state: SDState | None = None
-        self.cursor: str | None = None
+    BOARD_CLASS = SteelDriverBoard
+
+    ruleset: SteelDriverRules
+    state: SDState | None
 
     def compose(self) -> Any:
         yield Static(id="sd-order")
         yield Static(id="sd-boxes")
         yield Static(id="sd-cursor")
-
-    def on_mount(self) -> None:
-        parent = self.parent
-        boards = list(parent.query(SteelDriverBoard)) if parent is not None else []
-        if boards:
-            board = boards[0]
-            board.cursor_listeners.append(self.show_cursor)
-            self.cursor = board.cursor_city
-        if self.state is not None:
-            self.update_state(self.state)
 
     def update_state(self, state: SDState) -> None:
         self.state = state
@@ -458,10 +435,6 @@ class SteelDriverCompanies(Vertical):
         self.query_one("#sd-order", Static).update(self.order_line(state))
         self.query_one("#sd-boxes", Static).update(
             Group(self.boxes(state), self.notes(state)))
-        self._show_cursor()
-
-    def show_cursor(self, city: str) -> None:
-        self.cursor = city
         self._show_cursor()
 
     def _show_cursor(self) -> None:
