@@ -10,6 +10,7 @@ import importlib
 from typing import Any
 
 from railgames.app.gameui import GameUI
+from railgames.core.errors import RailgamesError
 
 BOARDS: dict[str, str] = {
     "new-england": "railgames.games.new_england.board:NewEnglandBoard",
@@ -30,17 +31,11 @@ def _load(target: str) -> Any:
 
 
 def board_class(game_id: str) -> Any:
-    """The board widget class for a game; a plain text board when it has none yet."""
-    target = BOARDS.get(game_id)
-    if target is not None:
-        try:
-            return _load(target)
-        except ModuleNotFoundError as exc:
-            if exc.name != target.partition(":")[0]:
-                raise
-    from railgames.app.widgets.text_board import TextBoard
-
-    return TextBoard
+    """The board widget class for a game (every game the launcher lists has one)."""
+    try:
+        return _load(BOARDS[game_id])
+    except KeyError:
+        raise RailgamesError(f"no board is drawn for '{game_id}' yet") from None
 
 
 def game_ui(ruleset: Any) -> GameUI:

@@ -9,14 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-# (style for text in that colour, style for a filled marker, name shown in help)
-PLAYER_COLOURS: list[tuple[str, str, str]] = [
-    ("bold bright_red", "bold black on bright_red", "red"),
-    ("bold bright_cyan", "bold black on bright_cyan", "cyan"),
-    ("bold bright_green", "bold black on bright_green", "green"),
-    ("bold bright_yellow", "bold black on bright_yellow", "yellow"),
-    ("bold bright_magenta", "bold black on bright_magenta", "magenta"),
-    ("bold bright_white", "bold black on bright_white", "white"),
+# One bright ANSI colour per seat: red, cyan, green, yellow, magenta, white.
+PLAYER_STYLES: list[str] = [
+    "bold bright_red", "bold bright_cyan", "bold bright_green",
+    "bold bright_yellow", "bold bright_magenta", "bold bright_white",
 ]
 
 COMMODITY_STYLES: dict[str, str] = {
@@ -28,15 +24,7 @@ COMMODITY_STYLES: dict[str, str] = {
 
 
 def player_style(seat: int) -> str:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)][0]
-
-
-def player_marker_style(seat: int) -> str:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)][1]
-
-
-def player_colour_name(seat: int) -> str:
-    return PLAYER_COLOURS[seat % len(PLAYER_COLOURS)][2]
+    return PLAYER_STYLES[seat % len(PLAYER_STYLES)]
 
 
 def player_letters(names: Sequence[str]) -> list[str]:

@@ -152,9 +152,6 @@ class Ruleset(ABC, Generic[S]):
         """What a seat may see. Fully public games return the state itself."""
         return state
 
-    def chance_of(self, state: S) -> Chance:
-        return state.chance  # type: ignore[attr-defined,no-any-return]
-
     def log_of(self, state: S) -> list[Event]:
         return state.log  # type: ignore[attr-defined,no-any-return]
 
@@ -318,34 +315,34 @@ class Game:
     # --- undo: replay without the last action, within the rules of taking back
     def undo_refusal(self, seat: int) -> str | None:
         """Why ``seat`` may not take back the last action, or None if it may."""
+        return self._take_back(seat)[0]
+
+    def undo(self, seat: int) -> None:
+        reason, previous = self._take_back(seat)
+        if reason is not None or previous is None:
+            raise IllegalAction(f"cannot undo: {reason}")
+        previous.record.created = self.record.created
+        self.record = previous.record
+        self.state = previous.state
+
+    def _take_back(self, seat: int) -> tuple[str | None, Game | None]:
+        """The refusal, or None and the game as it was before the last action (one replay)."""
         if self.is_over():
-            return "the game is over"
+            return "the game is over", None
         if not self.record.actions:
-            return "there is nothing to take back"
+            return "there is nothing to take back", None
         last_index = len(self.record.actions) - 1
-        last = self.record.actions[-1]
-        if last.get("seat") != seat:
-            return "the last action was not yours; only your own last action can be taken back"
+        if self.record.actions[-1].get("seat") != seat:
+            return "the last action was not yours; only your own last action can be taken back", None
         for event in reversed(self.log):
             if event.action < last_index:
                 break
             if event.chance:
-                return "that action led to a dice roll or a draw, which cannot be taken back"
-        if self.ruleset.turn_of(self.state) != self._turn_before_last():
-            return "a new turn has begun since"
-        return None
-
-    def _turn_before_last(self) -> int:
-        return self.ruleset.turn_of(Game.replay(self.ruleset, self.record, len(self.record.actions) - 1).state)
-
-    def undo(self, seat: int) -> None:
-        reason = self.undo_refusal(seat)
-        if reason is not None:
-            raise IllegalAction(f"cannot undo: {reason}")
-        previous = Game.replay(self.ruleset, self.record, len(self.record.actions) - 1)
-        previous.record.created = self.record.created
-        self.record = previous.record
-        self.state = previous.state
+                return "that action led to a dice roll or a draw, which cannot be taken back", None
+        previous = Game.replay(self.ruleset, self.record, last_index)
+        if self.ruleset.turn_of(self.state) != self.ruleset.turn_of(previous.state):
+            return "a new turn has begun since", None
+        return None, previous
 
     def snapshot(self) -> Any:
         return copy.deepcopy(self.state)

@@ -127,3 +127,16 @@ def run_async(test: Any) -> Any:
         asyncio.run(test(*args, **kwargs))
 
     return wrapper
+
+
+def spy_refresh(board: Any, monkeypatch: Any) -> list[tuple[Any, ...]]:
+    """Record the regions of every ``board.refresh`` call from now on (the calls still happen)."""
+    calls: list[tuple[Any, ...]] = []
+    original = board.refresh
+
+    def spy(*regions: Any, **kwargs: Any) -> Any:
+        calls.append(regions)
+        return original(*regions, **kwargs)
+
+    monkeypatch.setattr(board, "refresh", spy)
+    return calls

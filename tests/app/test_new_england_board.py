@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.geometry import Region
 
 from railgames.core.engine import Game
 from railgames.core.maps import parse_map
@@ -22,6 +20,7 @@ from railgames.games.new_england.board import (
 from railgames.games.new_england.board_map import NewEnglandMap
 from railgames.games.new_england.rules import NewEnglandRules
 from railgames.games.new_england.state import NEState
+from tests.app.driving import spy_refresh
 
 # A small board with background marks (':' borders, '~' sea), a state name and a
 # bent link, laid out so every arrow has one obvious nearest city.
@@ -338,14 +337,7 @@ def test_a_cursor_move_repaints_only_the_two_labels(
         async with app.run_test(size=(60, 16)) as pilot:
             board = app.query_one(NewEnglandBoard)
             await pilot.pause()
-            calls: list[tuple[Region, ...]] = []
-            original = board.refresh
-
-            def spy(*regions: Region, **kwargs: Any) -> NewEnglandBoard:
-                calls.append(regions)
-                return original(*regions, **kwargs)
-
-            monkeypatch.setattr(board, "refresh", spy)
+            calls = spy_refresh(board, monkeypatch)
             await pilot.press("right")
             await pilot.pause()
             assert board.cursor_city == "EAS"
@@ -366,14 +358,7 @@ def test_a_state_change_repaints_only_the_rows_that_changed(
         async with app.run_test(size=(60, 16)) as pilot:
             board = app.query_one(NewEnglandBoard)
             await pilot.pause()
-            calls: list[tuple[Region, ...]] = []
-            original = board.refresh
-
-            def spy(*regions: Region, **kwargs: Any) -> NewEnglandBoard:
-                calls.append(regions)
-                return original(*regions, **kwargs)
-
-            monkeypatch.setattr(board, "refresh", spy)
+            calls = spy_refresh(board, monkeypatch)
             changed = copy.deepcopy(state)
             changed.cubes["SOU"] = {"yellow": 5}
             board.update_state(changed)

@@ -5,13 +5,11 @@ from __future__ import annotations
 import asyncio
 import copy
 import io
-from typing import Any
 
 import pytest
 from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
-from textual.geometry import Region
 
 from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec
@@ -25,6 +23,7 @@ from railgames.games.paris_connection.board import (
 )
 from railgames.games.paris_connection.rules import ParisConnectionRules
 from railgames.games.paris_connection.state import PCState
+from tests.app.driving import spy_refresh
 
 TOWER = "10,5"
 STARTS = {"red": "11,4", "yellow": "11,5", "blue": "11,6", "green": "10,6", "black": "9,5",
@@ -253,18 +252,6 @@ def test_the_cursor_is_drawn_in_reverse_video(rules: ParisConnectionRules, state
     asyncio.run(scenario())
 
 
-def _spy(board: ParisConnectionBoard, monkeypatch: pytest.MonkeyPatch) -> list[tuple[Region, ...]]:
-    calls: list[tuple[Region, ...]] = []
-    original = board.refresh
-
-    def spy(*regions: Region, **kwargs: Any) -> ParisConnectionBoard:
-        calls.append(regions)
-        return original(*regions, **kwargs)
-
-    monkeypatch.setattr(board, "refresh", spy)
-    return calls
-
-
 def test_a_cursor_move_repaints_only_the_two_hexes(
         rules: ParisConnectionRules, state: PCState, monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario() -> None:
@@ -272,7 +259,7 @@ def test_a_cursor_move_repaints_only_the_two_hexes(
         async with app.run_test(size=(90, 44)) as pilot:
             board = app.query_one(ParisConnectionBoard)
             await pilot.pause()
-            calls = _spy(board, monkeypatch)
+            calls = spy_refresh(board, monkeypatch)
             await pilot.press("right")
             await pilot.pause()
             assert board.cursor_city == "11,5"
@@ -293,7 +280,7 @@ def test_a_state_change_repaints_only_what_changed(
         async with app.run_test(size=(90, 44)) as pilot:
             board = app.query_one(ParisConnectionBoard)
             await pilot.pause()
-            calls = _spy(board, monkeypatch)
+            calls = spy_refresh(board, monkeypatch)
             changed = copy.deepcopy(state)
             place(rules, changed, "12,4", "red")
             board.update_state(changed)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from typing import Any
 
 import pytest
 from textual.app import App, ComposeResult
@@ -25,6 +24,7 @@ from railgames.games.steel_driver.board import (
 )
 from railgames.games.steel_driver.rules import SteelDriverRules
 from railgames.games.steel_driver.state import SDState, Step
+from tests.app.driving import spy_refresh
 
 
 @pytest.fixture(scope="module")
@@ -266,14 +266,7 @@ def test_a_cursor_move_repaints_only_the_two_labels(
             board = app.query_one(SteelDriverBoard)
             board.move_cursor_to("PHL")
             await pilot.pause()
-            calls: list[tuple[Region, ...]] = []
-            original = board.refresh
-
-            def spy(*regions: Region, **kwargs: Any) -> SteelDriverBoard:
-                calls.append(regions)
-                return original(*regions, **kwargs)
-
-            monkeypatch.setattr(board, "refresh", spy)
+            calls = spy_refresh(board, monkeypatch)
             board.move_cursor_to("BAL")
             assert calls and all(regions for regions in calls), "no whole-widget refresh"
             rows = {r.y + board.scroll_offset.y for regions in calls for r in regions}
@@ -292,14 +285,7 @@ def test_a_build_repaints_only_the_rows_it_touches(
         async with app.run_test(size=(120, 40)) as pilot:
             board = app.query_one(SteelDriverBoard)
             await pilot.pause()
-            calls: list[tuple[Region, ...]] = []
-            original = board.refresh
-
-            def spy(*regions: Region, **kwargs: Any) -> SteelDriverBoard:
-                calls.append(regions)
-                return original(*regions, **kwargs)
-
-            monkeypatch.setattr(board, "refresh", spy)
+            calls = spy_refresh(board, monkeypatch)
             changed = copy.deepcopy(state)
             build(rules, changed, "red", "CHI-IND", start="CHI")
             board.update_state(changed)

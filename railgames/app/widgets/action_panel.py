@@ -184,9 +184,6 @@ class ActionPanel(Vertical):
     def board_level(self) -> bool:
         return self._board_level()
 
-    def has_option(self, key: str) -> bool:
-        return any(k == key for k, _, _ in self.options)
-
     def choose_key(self, key: str) -> bool:
         for k, _, leaf in self.options:
             if k == key:

@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
-from railgames.app.palette import commodity_letter, commodity_style, player_letters, player_style
+from railgames.app.palette import commodity_letter, player_letters, player_style
 from railgames.core.engine import Prompt
 from railgames.games.new_england.actions import (
     Bid,
@@ -186,10 +186,3 @@ class NewEnglandUI(GameUI):
         from railgames.games.new_england.board import NewEnglandSlots
 
         return [NewEnglandSlots(self.ruleset, id="board-slots")]
-
-    def cube_legend(self) -> Text:
-        text = Text()
-        for colour in self.ruleset.map.colours:
-            text.append(f"{commodity_letter(colour)}", style=commodity_style(colour))
-            text.append(f"={colour} ")
-        return text

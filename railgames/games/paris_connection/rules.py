@@ -93,12 +93,6 @@ class ParisConnectionRules(Ruleset[PCState]):
     def is_city(self, h: Hex) -> bool:
         return h in self._city_at
 
-    def hand_size(self, players: int) -> int:
-        return HAND_SIZE[players]
-
-    def holding_limit(self, players: int) -> int:
-        return HOLDING_LIMIT[players]
-
     @staticmethod
     def _name(state: PCState, seat: int) -> str:
         return state.players[seat].name

@@ -33,7 +33,6 @@ from railgames.games.steel_driver.board import (
     colour_letter,
     colour_style,
     company_chip,
-    goods_letters,
     route_mark,
     short_name,
 )
@@ -489,5 +488,3 @@ class SteelDriverUI(GameUI):
             table.add_row(*row)
         return table
 
-    def goods_summary(self, goods: dict[str, int]) -> str:
-        return goods_letters(goods) or "no goods"
