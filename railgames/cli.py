@@ -304,6 +304,10 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Resume a saved game record in the app.")
     load.add_argument("file")
     load.set_defaults(func=cmd_load)
+
+    from railgames.net.commands import add_commands  # host and serve (play over a network)
+
+    add_commands(sub)
     return p
 
 

@@ -56,7 +56,10 @@ class GameScreen(Screen[None]):
         # A game with secrets shows only what the seat at the keyboard may see, and its
         # hand-off screen between two human seats cannot be turned off.
         self.hidden = bool(getattr(session.ruleset, "hidden_information", False))
-        self.handoff = handoff or self.hidden
+        # A seat at a table on a host (``remote``) has a terminal of its own: it sees its
+        # own view only, the host moves the bots, and no hand-off is ever needed.
+        self.remote = bool(getattr(session, "remote", False))
+        self.handoff = (handoff or self.hidden) and not self.remote
         self.names = [p.name for p in session.game.players]
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
@@ -67,6 +70,8 @@ class GameScreen(Screen[None]):
         self._at_keyboard: int | None = prompt.seat if prompt and not session.is_bot(prompt.seat) else None
         if self.hidden and len(session.humans()) > 1:
             self._at_keyboard = None  # no one's secrets show until that player says they are here
+        if self.remote:
+            self._at_keyboard = session.seat  # type: ignore[attr-defined]
         self._log_viewer: int | None = None
         self._choice_level: tuple[int, tuple[str, ...]] | None = None  # prompt, keys so far
         self._players_shown: RenderOnce | None = None
@@ -120,6 +125,8 @@ class GameScreen(Screen[None]):
         move once its player has taken the keyboard, and nobody while a bot moves or
         a hand-off is due.
         """
+        if self.remote:
+            return self.session.seat  # type: ignore[attr-defined,no-any-return]
         if not self.hidden:
             return None
         humans = self.session.humans()
@@ -132,7 +139,7 @@ class GameScreen(Screen[None]):
 
     def shown_state(self) -> Any:
         """The state the screen shows: all of it, or in a game with secrets the viewer's view."""
-        if not self.hidden:
+        if not self.hidden or self.remote:
             return self.session.state
         return self.session.game.view(self.viewer)
 
@@ -161,11 +168,17 @@ class GameScreen(Screen[None]):
         if session.is_bot(prompt.seat):
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
             self.board.set_highlight()
+            if self.remote:
+                return  # the host moves its bots and sends the result
             delay = self.rapp.bot_delay
             if delay > 0:
                 self._bot_timer = self.set_timer(delay, self._bot_move)
             else:
                 self.call_after_refresh(self._bot_move)
+            return
+        if self.remote and prompt.seat != self._at_keyboard:
+            self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
+            self.board.set_highlight()
             return
         if (self.hidden and self.handoff and prompt.seat != self._at_keyboard
                 and len(session.humans()) > 1):
@@ -370,6 +383,8 @@ class GameScreen(Screen[None]):
         prompt = self.session.prompt()
         if prompt is None or self.session.is_bot(prompt.seat):
             return {}
+        if self.remote and prompt.seat != self._at_keyboard:
+            return {}
         return {h.key: h for h in self.ui.hotkeys(self.shown_state(), prompt, self.names)}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -395,7 +410,10 @@ class GameScreen(Screen[None]):
         """Take back the last action of the player at the keyboard, never anyone else's."""
         seat = self._at_keyboard
         humans = self.session.humans()
-        if seat is None and len(humans) == 1:
+        if self.remote and seat is None:
+            self.refuse("you are watching this table; only its players take moves back")
+            return
+        if seat is None and len(humans) == 1 and not self.remote:
             seat = humans[0]
         if seat is None:
             self.refuse("nobody has taken the keyboard yet, so there is nothing of yours to take back")
