@@ -287,7 +287,8 @@ class NetApp(RailgamesApp):
         # Called on the link's reader thread: hand over to the app's loop without waiting
         # (the app thread may itself be waiting for this thread to deliver an answer).
         if self._loop is not None:
-            self._loop.call_soon_threadsafe(self._on_host_message, message)
+            # call_later runs it as a message of the app's, where the app is the active one.
+            self._loop.call_soon_threadsafe(self.call_later, self._on_host_message, message)
 
     def _on_host_message(self, message: dict[str, Any]) -> None:
         if message.get("ev") == "gone":
