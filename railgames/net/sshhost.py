@@ -110,6 +110,8 @@ class Host:
             self.password = "-".join(secrets.token_hex(2) for _ in range(3))
         self.service.load()
         await self.tables.start()
+        for table in self.service.tables.values():  # a bot whose turn it was goes on
+            self.service.schedule_bots(table)
         self.server = await asyncssh.create_server(
             lambda: HostConnection(self), cfg.bind, cfg.port,
             server_host_keys=[self.key],
