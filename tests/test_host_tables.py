@@ -37,7 +37,7 @@ def member(name: str, key: str | None = None) -> tuple[Member, Inbox]:
 
 @pytest.fixture
 def service(tmp_path: Path) -> TableService:
-    return TableService(tmp_path / "tables", bot_delay=0)
+    return TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
 
 
 def two_player_table(service: TableService) -> tuple[str, Member, Inbox, Member, Inbox]:
@@ -188,8 +188,30 @@ def test_bots_move_on_the_host(service: TableService) -> None:
     assert ann_in.last["version"] == len(game.record.actions)
 
 
+def test_bots_think_in_a_worker_process(tmp_path: Path) -> None:
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=1)
+    try:
+        ann, _ = member("ann")
+        table = service.create(ann, "paris-connection", seats=3, humans=1)
+        game = table.game
+        assert game is not None
+
+        async def until_ann_moves() -> None:
+            while game.prompt().seat != 0:
+                await service.run_bots(table)
+
+        asyncio.run(asyncio.wait_for(until_ann_moves(), 60))
+        first = game.prompt().seat
+        service.act(ann, game.legal_actions()[-1].model_dump(mode="json"))
+        asyncio.run(asyncio.wait_for(service.run_bots(table), 60))
+        assert first == 0 and any(a["seat"] != 0 for a in game.record.actions)
+        assert game.prompt().seat == 0 or game.is_over()
+    finally:
+        service.close()
+
+
 def test_an_empty_seat_goes_to_a_bot_and_comes_back(tmp_path: Path) -> None:
-    service = TableService(tmp_path / "tables", bot_delay=0, bot_takeover=60)
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_takeover=60, bot_workers=0)
     code, ann, _, bob, _ = two_player_table(service)
     table = service.tables[code]
     service.leave(bob)
@@ -205,7 +227,7 @@ def test_an_empty_seat_goes_to_a_bot_and_comes_back(tmp_path: Path) -> None:
 
 
 def test_a_restarted_host_brings_its_tables_back(tmp_path: Path) -> None:
-    service = TableService(tmp_path / "tables", bot_delay=0)
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
     code, ann, ann_in, bob, _ = two_player_table(service)
     game = service.tables[code].game
     assert game is not None

@@ -139,6 +139,7 @@ class Host:
         for session in list(self.sessions):
             session.stop("railgames: the host is shutting down.")
         await self.tables.close()
+        self.service.close()
 
     def greeting(self) -> str:
         assert self.key is not None

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import multiprocessing
 import os
 import random
 import re
@@ -21,6 +22,8 @@ import string
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -131,15 +134,42 @@ class Table:
         }
 
 
+def think(bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
+    """A bot's choice, and the bot as it is afterwards (its random source moved on)."""
+    return bot.choose(ruleset, view, prompt), bot
+
+
 class TableService:
     """Every table of one host, and the rules for sitting at them."""
 
     def __init__(self, root: Path, *, bot_delay: float = 0.7,
-                 bot_takeover: float | None = None) -> None:
+                 bot_takeover: float | None = None, bot_workers: int = 1) -> None:
         self.root = root
         self.bot_delay = bot_delay
         self.bot_takeover = bot_takeover  # seconds a seat may stay empty before a bot plays it
         self.tables: dict[str, Table] = {}
+        # Bots think in worker processes (0: in a thread), never on the host's event loop,
+        # which carries every player's keys and screens.
+        self.bot_workers = bot_workers
+        self._pool: ProcessPoolExecutor | None = None
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def _think(self, bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
+        if not self.bot_workers:
+            return await asyncio.to_thread(think, bot, ruleset, view, prompt)
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.bot_workers,
+                                             mp_context=multiprocessing.get_context("spawn"))
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._pool, think, bot, ruleset, view, prompt)
+        except BrokenProcessPool:
+            self._pool = None  # a worker died: the next move gets a fresh one
+            raise
 
     # ------------------------------------------------------------ storage
     def path_of(self, table: Table) -> Path:
@@ -393,7 +423,8 @@ class TableService:
             view = game.view(seat)
             started = time.monotonic()
             try:
-                action = await asyncio.to_thread(table.bots[seat].choose, game.ruleset, view, prompt)
+                action, table.bots[seat] = await self._think(table.bots[seat], game.ruleset, view,
+                                                             prompt)
             except Exception as exc:  # a bot's fault must not take the host down
                 event("bot_error", code=table.code, seat=seat, error=repr(exc))
                 return
