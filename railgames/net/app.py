@@ -31,9 +31,14 @@ class NetLauncherScreen(LauncherScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
-        buttons = self.query_one("#launcher-buttons")
-        buttons.mount(Button("Host a table [h]", id="host-table", variant="success"), before=0)
-        buttons.mount(Button("Join a table [j]", id="join-table", variant="success"), before=1)
+        # A row of their own above the launcher's buttons, so every button fits in 80 columns.
+        row = Horizontal(Button("Host a table [h]", id="host-table", variant="success"),
+                         Button("Join a table [j]", id="join-table", variant="success"),
+                         id="table-buttons")
+        row.styles.height = "auto"
+        for button in row.query(Button):
+            button.styles.margin = (0, 1, 0, 0)
+        self.query_one("#launcher").mount(row, before="#launcher-buttons")
         name = self.napp.link.name
         self.query_one("#subtitle", Static).update(
             f"Railway board games. You are {name}: host a table for friends, or join one.")
