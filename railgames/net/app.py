@@ -7,6 +7,7 @@ so each terminal shows only its own seat's view and never a hand-off screen.
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 from typing import Any
 
@@ -39,9 +40,13 @@ class NetLauncherScreen(LauncherScreen):
         for button in row.query(Button):
             button.styles.margin = (0, 1, 0, 0)
         self.query_one("#launcher").mount(row, before="#launcher-buttons")
+        self.show_name()
+
+    def show_name(self) -> None:
         name = self.napp.link.name
-        self.query_one("#subtitle", Static).update(
-            f"Railway board games. You are {name}: host a table for friends, or join one.")
+        if name:
+            self.query_one("#subtitle", Static).update(
+                f"Railway board games. You are {name}: host a table for friends, or join one.")
 
     @property
     def napp(self) -> NetApp:
@@ -268,6 +273,52 @@ class WaitingScreen(Screen[None]):
         (self.app).leave_table()  # type: ignore[attr-defined]
 
 
+class WebLoginScreen(Screen[None]):
+    """A browser player's name and the table password (an SSH player gives them to ssh)."""
+
+    BINDINGS = [Binding("escape", "app.quit", "Quit")]
+
+    def compose(self) -> Any:
+        with VerticalScroll(id="setup"):
+            yield Static("[b]railgames: sit down at the host's tables[/b]", id="setup-title")
+            with Horizontal(classes="setup-row"):
+                yield Label("Your name", classes="setup-label")
+                yield Input("", placeholder="as the others will see it", id="name", max_length=24,
+                            compact=True, classes="seat-name")
+            with Horizontal(classes="setup-row"):
+                yield Label("Password", classes="setup-label")
+                yield Input("", placeholder="the table password", id="password", password=True,
+                            compact=True, classes="seat-name")
+            yield Static(id="setup-error")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Enter", id="enter", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "name":
+            self.query_one("#password", Input).focus()
+        else:
+            self._enter()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self._enter()
+
+    def _enter(self) -> None:
+        app: NetApp = self.app  # type: ignore[assignment]
+        name = self.query_one("#name", Input).value.strip()
+        password = self.query_one("#password", Input).value
+        try:
+            app.link.login(name, password)
+        except RailgamesError as exc:
+            self.query_one("#setup-error", Static).update(
+                Text(exc.reason[:1].upper() + exc.reason[1:], style="bold red"))
+            return
+        app.logged_in()
+
+
 class NetApp(RailgamesApp):
     """The app on one SSH terminal, reaching the host's tables through ``link``."""
 
@@ -280,13 +331,27 @@ class NetApp(RailgamesApp):
         self.remote_seat: RemoteSeat | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
-    def get_default_screen(self) -> LauncherScreen:
+    def get_default_screen(self) -> Screen[Any]:
         return NetLauncherScreen()
+
+    def logged_in(self) -> None:
+        """The browser player has given a name and the password: on to the launcher."""
+        from railgames.net.sshhost import player_dir
+
+        host_dir = os.environ.get("RAILGAMES_HOST_DIR")
+        if host_dir:  # their own hot-seat saves, as over SSH
+            os.environ["RAILGAMES_DATA_DIR"] = str(player_dir(Path(host_dir), self.link.name))
+        self.pop_screen()
+        launcher = self.screen_stack[0]
+        if isinstance(launcher, NetLauncherScreen):
+            launcher.show_name()
 
     def on_mount(self) -> None:
         super().on_mount()
         self._loop = asyncio.get_running_loop()
         self.link.listener = self._from_host
+        if not self.link.name:  # a browser: who is this, and do they know the password?
+            self.push_screen(WebLoginScreen())
 
     def _from_host(self, message: dict[str, Any]) -> None:
         # Called on the link's reader thread: hand over to the app's loop without waiting
@@ -364,13 +429,17 @@ class NetApp(RailgamesApp):
             super().to_launcher()
 
 
-def run() -> int:
-    import os
+def run(web: bool = False) -> int:
     import sys
 
+    from railgames.net.remote import TABLES_ENV
+
     try:
-        link = RemoteLink.from_env()
-    except OSError as exc:
+        if web:
+            link: RemoteLink | None = RemoteLink(os.environ.get(TABLES_ENV, ""), None)
+        else:
+            link = RemoteLink.from_env()
+    except (OSError, RailgamesError) as exc:
         print(f"railgames: cannot reach the host's tables: {exc}", file=sys.stderr)
         return 1
     if link is None:

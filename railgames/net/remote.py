@@ -34,7 +34,7 @@ class HostGone(RailgamesError):
 
 
 class RemoteLink:
-    def __init__(self, socket_path: str, token: str, timeout: float = 15.0) -> None:
+    def __init__(self, socket_path: str, token: str | None, timeout: float = 15.0) -> None:
         self.timeout = timeout
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self.sock.settimeout(timeout)
@@ -48,8 +48,13 @@ class RemoteLink:
         self.closed = False
         self._reader = threading.Thread(target=self._read, daemon=True, name="railgames-link")
         self._reader.start()
-        answer = self.request({"op": "hello", "token": token})
-        self.name: str = answer["name"]
+        self.name = ""
+        if token is not None:
+            self.name = self.request({"op": "hello", "token": token})["name"]
+
+    def login(self, name: str, password: str) -> None:
+        """For a browser player: the table password, then the name they play under."""
+        self.name = self.request({"op": "login", "name": name, "password": password})["name"]
 
     @classmethod
     def from_env(cls) -> RemoteLink | None:

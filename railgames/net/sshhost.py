@@ -109,7 +109,10 @@ class Host:
         elif not self.password:
             self.password = "-".join(secrets.token_hex(2) for _ in range(3))
         self.service.load()
+        self.tables.password = self.password
         await self.tables.start()
+        # Where the table socket is, for 'railgames serve' beside this host.
+        (cfg.data_dir / "host" / "socket-path").write_text(str(self.tables.socket_path))
         for table in self.service.tables.values():  # a bot whose turn it was goes on
             self.service.schedule_bots(table)
         self.server = await asyncssh.create_server(
@@ -157,6 +160,10 @@ class Host:
             lines.append(f"table password: {self.password}")
         lines.append(f"tables are kept in {self.service.root}")
         return "\n".join(lines)
+
+
+def player_dir(data_dir: Path, name: str) -> Path:
+    return data_dir / "players" / name.lower()
 
 
 def _socket_path(data_dir: Path) -> Path:
@@ -335,7 +342,9 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         env = {
             "TERM": self.term or "xterm-256color", "COLORTERM": "truecolor",
             "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": os.environ.get("HOME", "/"), "RAILGAMES_DATA_DIR": str(cfg.data_dir),
+            "HOME": os.environ.get("HOME", "/"),
+            # Each player's own hot-seat saves: the Continue screen lists theirs only.
+            "RAILGAMES_DATA_DIR": str(player_dir(cfg.data_dir, self.login.name)),
             "RAILGAMES_TABLES": str(self.host.tables.socket_path),
             "RAILGAMES_TOKEN": self.token, "RAILGAMES_PLAYER": self.login.name,
         }

@@ -20,7 +20,7 @@ from typing import Any
 
 from railgames.core.errors import RailgamesError
 from railgames.net.protocol import MAX_REQUEST, ProtocolError, decode, encode
-from railgames.net.tables import Login, Member, TableService, event
+from railgames.net.tables import Login, Member, TableService, event, name_problem
 
 
 class TableServer:
@@ -28,6 +28,9 @@ class TableServer:
         self.service = service
         self.socket_path = socket_path
         self.tokens: dict[str, Login] = {}
+        # The table password, for players in a browser (``railgames serve``); None when the
+        # host admits keys only, and then a browser cannot log in.
+        self.password: str | None = None
         self.server: asyncio.AbstractServer | None = None
         self._ticker: asyncio.Task[None] | None = None
 
@@ -88,10 +91,11 @@ class TableServer:
                     continue
                 rid = request.get("id")
                 if member is None:
-                    login = self.tokens.get(str(request.get("token", ""))) \
-                        if request.get("op") == "hello" else None
+                    login, refusal = self._login(request)
                     if login is None:
-                        send({"id": rid, "ok": False, "reason": "unknown session"})
+                        send({"id": rid, "ok": False, "reason": refusal})
+                        if request.get("op") == "login":
+                            continue  # a mistyped password may be typed again
                         break
                     member = Member(login=login, send=send)
                     send({"id": rid, "ok": True, "name": login.name})
@@ -104,6 +108,25 @@ class TableServer:
             if member is not None:
                 self.service.leave(member)
             writer.close()
+
+    def _login(self, request: dict[str, Any]) -> tuple[Login | None, str]:
+        op = request.get("op")
+        if op == "hello":  # an app process the SSH host started, with its token
+            login = self.tokens.get(str(request.get("token", "")))
+            return login, "unknown session"
+        if op == "login":  # a browser player: name and the table password
+            name, password = str(request.get("name", "")), str(request.get("password", ""))
+            problem = name_problem(name)
+            if problem:
+                return None, problem
+            if self.password is None:
+                return None, "this host admits players by SSH key only"
+            if not secrets.compare_digest(password.encode(), self.password.encode()):
+                event("login_failed", user=name, method="web password")
+                return None, "wrong table password"
+            event("login", user=name, method="web password")
+            return Login(name=name, peer="web"), ""
+        return None, "log in first"
 
     def _handle(self, member: Member, request: dict[str, Any]) -> dict[str, Any]:
         op = request.get("op")
