@@ -259,6 +259,34 @@ def test_a_bad_name_and_too_many_sessions_get_one_clear_line(tmp_path: Path) -> 
         host.kill()
 
 
+def test_idle_and_login_timeouts_close_the_session_with_one_line(tmp_path: Path) -> None:
+    host = HostProcess(tmp_path / "data", "--idle-timeout", "2", "--login-timeout", "2").start()
+
+    async def scenario() -> None:
+        # Connected but never logging in: the host hangs up by itself.
+        reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+        banner = await asyncio.wait_for(reader.readline(), 30)
+        assert banner.startswith(b"SSH-2.0-")
+        rest = await asyncio.wait_for(reader.read(), 30)  # EOF once the login time is up
+        assert isinstance(rest, bytes)
+        writer.close()
+        # Logged in, then no key pressed: one line, and the session ends.
+        term = await Terminal().open(host.port, "ann", PASSWORD)
+        try:
+            await term.wait_for("no key pressed for 2 seconds", 60)
+            assert term.proc is not None
+            await asyncio.wait_for(term.proc.wait_closed(), 30)
+        finally:
+            await term.close()
+
+    try:
+        run(scenario)
+        log = host.log_lines()
+        assert '"event": "idle_timeout"' in log
+    finally:
+        host.kill()
+
+
 SSH = shutil.which("ssh")
 
 

@@ -11,6 +11,7 @@ import pytest
 
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction
+from railgames.core.record import GameRecord
 from railgames.net.protocol import unpack
 from railgames.net.tables import Login, Member, TableService
 
@@ -260,3 +261,31 @@ def test_bad_table_settings_are_refused(service: TableService) -> None:
         service.create(ann, "paris-connection", seats=3, humans=4)
     with pytest.raises(IllegalAction, match="no table"):
         service.join(ann, "ZZZZ")
+
+
+@pytest.mark.parametrize("game_id", ["new-england", "paris-connection", "steel-driver"])
+def test_three_players_play_a_table_to_the_end(service: TableService, game_id: str) -> None:
+    """Every action through the host, each from the seat whose turn it is, to the final scores."""
+    members = [member(n) for n in ("ann", "bob", "cat")]
+    table = service.create(members[0][0], game_id, seats=3, humans=3)
+    for m, _ in members[1:]:
+        service.join(m, table.code)
+    game = table.game
+    assert game is not None
+    import random
+
+    pick = random.Random(7)
+    for _ in range(20_000):
+        prompt = game.prompt()
+        if prompt is None:
+            break
+        action = pick.choice(game.legal_actions())
+        service.act(members[prompt.seat][0], action.model_dump(mode="json"))
+    assert table.status == "over"
+    for _m, inbox in members:
+        view = inbox.view()
+        assert view["prompt"] is None and view["result"] is not None
+        assert inbox.last["status"] == "over"
+    saved = json.loads(service.path_of(table).read_text())
+    replayed = Game.replay(game.ruleset, GameRecord.model_validate(saved["record"]))
+    assert replayed.result() == game.result()

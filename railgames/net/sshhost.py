@@ -54,6 +54,11 @@ class HostConfig:
     app_command: list[str] | None = None  # what runs on each PTY (default: the app)
 
 
+# Back from the app's screen: main screen, cursor shown, no mouse reports, no bracketed paste.
+TERMINAL_RESET = (b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1006l"
+                  b"\x1b[?1015l\x1b[?2004l\x1b[0m")
+
+
 class JsonLines(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         fields = getattr(record, "fields", None) or {"event": "log", "message": record.getMessage()}
@@ -436,6 +441,7 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._watch.cancel()
         if self.token:
             self.host.tables.revoke(self.token)
+        killed = self.proc is not None and self.proc.returncode is None
         if self.proc is not None and self.proc.returncode is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(self.proc.pid, signal.SIGHUP)
@@ -448,6 +454,8 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self.master = None
         if self.chan is not None:
             with contextlib.suppress(Exception):
+                if killed:  # the app had no chance to give the terminal back as it found it
+                    self.chan.write(TERMINAL_RESET)
                 if message:
                     self.chan.write((message + "\r\n").encode())
                 self.chan.exit(code)
