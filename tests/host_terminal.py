@@ -89,6 +89,10 @@ class Terminal:
         self._reader: asyncio.Task[None] | None = None
         self.received = 0
         self.changed = asyncio.Event()
+        # The raw output since ``mark()``; with ``emulate`` off the screen is not kept up
+        # (the load benchmark reads the raw bytes, to spend its time on the host, not on pyte).
+        self.emulate = True
+        self.raw = bytearray()
 
     async def open(self, port: int, name: str, password: str | None = None,
                    **kw: Any) -> Terminal:
@@ -107,8 +111,13 @@ class Terminal:
             if not data:
                 break
             self.received += len(data)
-            self.stream.feed(data)
+            self.raw += data
+            if self.emulate:
+                self.stream.feed(data)
             self.changed.set()
+
+    def mark(self) -> None:
+        self.raw.clear()
 
     def text(self) -> str:
         return "\n".join(self.screen.display)
@@ -150,3 +159,37 @@ class Terminal:
                 self.conn.abort()
         if self._reader is not None:
             self._reader.cancel()
+
+
+class WebTerminal(Terminal):
+    """A browser at ``railgames serve``: the same websocket messages its page sends."""
+
+    async def open_web(self, port: int) -> WebTerminal:
+        import aiohttp
+
+        self.session = aiohttp.ClientSession()
+        width, height = self.size
+        self.ws = await self.session.ws_connect(
+            f"http://127.0.0.1:{port}/ws?width={width}&height={height}")
+        self._reader = asyncio.get_running_loop().create_task(self._read_ws())
+        return self
+
+    async def _read_ws(self) -> None:
+        import aiohttp
+
+        async for message in self.ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.received += len(message.data)
+                self.stream.feed(message.data)
+                self.changed.set()
+
+    def press(self, *keys: str) -> None:
+        for key in keys:
+            asyncio.get_running_loop().create_task(
+                self.ws.send_json(["stdin", KEYS.get(key, key)]))
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+        await self.ws.close()
+        await self.session.close()
