@@ -289,3 +289,38 @@ def test_three_players_play_a_table_to_the_end(service: TableService, game_id: s
     saved = json.loads(service.path_of(table).read_text())
     replayed = Game.replay(game.ruleset, GameRecord.model_validate(saved["record"]))
     assert replayed.result() == game.result()
+
+
+def test_a_remote_seat_answers_as_a_table_does(service: TableService) -> None:
+    """The game screen's side: view, prompt, events, and what changed since a mark."""
+    from railgames.net.remote import RemoteSeat
+
+    code, ann, ann_in, bob, bob_in = two_player_table(service)
+    game = service.tables[code].game
+    assert game is not None
+
+    class Link:
+        last_table: dict[str, Any] | None = None
+
+        def request(self, message: dict[str, Any]) -> dict[str, Any]:
+            raise AssertionError("nothing is sent in this test")
+
+    seat = RemoteSeat(Link(), ann_in.last)  # type: ignore[arg-type]
+    assert seat.seat == 0 and not seat.read_only
+    assert seat.view(0).players[0].shares is not None
+    assert all(p.shares is None for p in seat.view(0).players[1:])
+    mover = [ann, bob][game.prompt().seat]
+    mark = seat.mark()
+    build = next(a for a in game.legal_actions() if a.type == "build")
+    service.act(mover, build.model_dump(mode="json"))
+    assert seat.update(ann_in.last)
+    change = seat.changes(mark)
+    assert not change.full and any(e.kind == "build" for e in change.events)
+    mark = seat.mark()
+    service.undo(mover)
+    seat.update(ann_in.last)
+    assert seat.changes(mark).full
+    prompt = seat.prompt()
+    assert prompt is not None
+    if prompt.seat != 0:
+        assert prompt.choices == []  # another seat's choices never reach this one

@@ -18,12 +18,22 @@ import os
 import socket
 import threading
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 from railgames.core.events import Event
 from railgames.net.protocol import MAX_PUSH, ProtocolError, decode, encode, unpack
+
+try:
+    from railgames.core.table import Change
+except ImportError:  # the same shape where the table module is not there
+    @dataclass(frozen=True)
+    class Change:  # type: ignore[no-redef]
+        full: bool
+        events: tuple[Event, ...] = ()
+
 
 TABLES_ENV = "RAILGAMES_TABLES"
 TOKEN_ENV = "RAILGAMES_TOKEN"
@@ -144,29 +154,29 @@ class _GameFacade:
 
     @property
     def players(self) -> list[Any]:
-        return self._seat.view["players"]
+        return self._seat.seen["players"]
 
     @property
     def record(self) -> Any:  # the game-over screen names the file; the host keeps it
         return None
 
     def view(self, seat: int | None) -> Any:
-        return self._seat.view["state"]
+        return self._seat.seen["state"]
 
     def events_for(self, seat: int | None) -> list[Event]:
-        return list(self._seat.view["events"])
+        return list(self._seat.seen["events"])
 
     def result(self) -> Any:
-        return self._seat.view["result"]
+        return self._seat.seen["result"]
 
     def prompt(self) -> Any:
-        return self._seat.view["prompt"]
+        return self._seat.seen["prompt"]
 
     def undo_refusal(self, seat: int) -> str | None:
-        return self._seat.view.get("undo")
+        return self._seat.seen.get("undo")
 
     def is_over(self) -> bool:
-        return self._seat.view["prompt"] is None
+        return self._seat.seen["prompt"] is None
 
 
 class RemoteSeat:
@@ -180,8 +190,8 @@ class RemoteSeat:
         self.link = link
         self.code = str(message["code"])
         self.table: dict[str, Any] = message
-        self.view: dict[str, Any] = unpack(message["view"])
-        self.ruleset = load_ruleset(message["game"], self.view["map"])
+        self.seen: dict[str, Any] = unpack(message["view"])
+        self.ruleset = load_ruleset(message["game"], self.seen["map"])
         self.game = _GameFacade(self)
         self.on_change: Callable[[], None] | None = None
         self.autosave = False
@@ -197,26 +207,57 @@ class RemoteSeat:
             return False
         self.table = message
         if "view" in message:
-            self.view = unpack(message["view"])
+            self.seen = unpack(message["view"])
             return True
         return False
+
+    # --- the table interface every game screen plays against (view, prompt, submit, undo,
+    # and what changed since a mark)
+    read_only = False
+
+    @property
+    def players(self) -> list[Any]:
+        return list(self.seen["players"])
+
+    def view(self, seat: int | None) -> Any:
+        """This seat's view: the only one this process ever receives."""
+        return self.seen["state"]
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        return list(self.seen["events"])
+
+    def result(self) -> Any:
+        return self.seen["result"]
+
+    def submit(self, action: Mapping[str, Any] | Any) -> list[Event]:
+        return self.apply(action)
+
+    def mark(self) -> tuple[int, int]:
+        return int(self.table.get("version", 0)), len(self.seen["events"])
+
+    def changes(self, mark: tuple[int, int]) -> Change:
+        version, logged = mark
+        events = self.seen["events"]
+        if int(self.table.get("version", 0)) < version or len(events) < logged:
+            return Change(full=True)  # a move was taken back
+        return Change(full=False, events=tuple(events[logged:]))
 
     # --- what Session answers
     @property
     def state(self) -> Any:
-        return self.view["state"]
+        return self.seen["state"]
 
     def prompt(self) -> Any:
-        return self.view["prompt"]
+        return self.seen["prompt"]
 
     def name(self, seat: int) -> str:
-        return str(self.view["players"][seat].name)
+        return str(self.seen["players"][seat].name)
 
     def is_bot(self, seat: int) -> bool:
-        return bool(self.view["players"][seat].is_bot)
+        return bool(self.seen["players"][seat].is_bot)
 
     def humans(self) -> list[int]:
-        return [i for i, p in enumerate(self.view["players"]) if not p.is_bot]
+        return [i for i, p in enumerate(self.seen["players"]) if not p.is_bot]
 
     def bot_to_move(self) -> bool:
         return False  # the host moves the bots
