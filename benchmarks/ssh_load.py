@@ -1,14 +1,18 @@
 """Load on ``railgames host``: N SSH sessions at once, each moving a cursor and playing.
 
-Each session logs in (its own name), hosts a Paris Connection table with two
-bots and plays it: it moves the board cursor once a second and, every few
-moves, tries to take its turn. The key-to-echo latency is the time from
-sending an arrow key to the first output naming the new cursor place.
+Sessions sit three to a Paris Connection table (``--per-table 1``: each alone
+with two bots, which move every second). Each moves the board cursor about once
+a second and takes its turn when it comes (the first build offered, one hex,
+end). The key-to-echo latency is the time from sending an arrow key to the
+first output naming the cursor's new place; a key that gets no such echo in
+3 s (it went to the list of choices during the session's turn) is counted as
+``no_echo``, not timed.
 
 At each N (1, 5, 10, 20, 30, 40, 50 by default) it reports the sessions held,
-the memory (RSS of the host and every app process: total and per session),
-the latency p50/p95/max and the moves played, and says where it degrades
-(p95 over 100 ms, or a session lost). Loopback only, bounded in time.
+the memory (RSS of the host, of every app process per session, of the bot
+worker, and the total), the latency p50/p95/max, the actions played, and the
+machine's load average; it says where it degrades (p95 over 100 ms, or a
+session lost). Loopback only, bounded in time (--time-limit).
 
     .venv/bin/python benchmarks/ssh_load.py            # up to 50 sessions
     .venv/bin/python benchmarks/ssh_load.py --steps 1,5,10 --seconds 10
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import statistics
 import sys
@@ -238,7 +243,9 @@ async def run(steps: list[int], seconds: float, deadline: float, data_dir: Path,
                 "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
                 "p95_ms": round(lat[int(0.95 * (len(lat) - 1))] * 1000, 1) if lat else None,
                 "max_ms": round(lat[-1] * 1000, 1) if lat else None,
-                "moves": moves_played(data_dir) - before,
+                "actions": moves_played(data_dir) - before,
+                # The machine's load (other work on it included), as the step ended.
+                "loadavg_1m": round(os.getloadavg()[0], 1),
             }
             rows.append(row)
             print(json.dumps(row), flush=True)
@@ -268,11 +275,11 @@ def main() -> int:
                                             args.time_limit + 300))
     print()
     print(f"{'N':>3} {'held':>4} {'RSS total':>10} {'per session':>12} {'p50':>8} {'p95':>8} "
-          f"{'max':>8} {'keys':>5} {'moves':>5}")
+          f"{'max':>8} {'keys':>5} {'acts':>5} {'load':>5}")
     for r in rows:
         print(f"{r['n']:>3} {r['held']:>4} {r['rss_total_mb']:>8} MB {r['rss_per_session_mb']:>9} MB "
               f"{r['p50_ms']!s:>5} ms {r['p95_ms']!s:>5} ms {r['max_ms']!s:>5} ms "
-              f"{r['keys']:>5} {r['moves']:>5}")
+              f"{r['keys']:>5} {r['actions']:>5} {r['loadavg_1m']:>5}")
     degraded = next((r for r in rows if r["held"] < r["n"] or r["p95_ms"] is None
                      or r["p95_ms"] > TARGET_P95 * 1000), None)
     print()
