@@ -330,8 +330,9 @@ class NetApp(RailgamesApp):
         self.table_code: str | None = None
         self.remote_seat: RemoteSeat | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._refresh_due = False
 
-    def get_default_screen(self) -> Screen[Any]:
+    def get_default_screen(self) -> LauncherScreen:
         return NetLauncherScreen()
 
     def logged_in(self) -> None:
@@ -368,8 +369,10 @@ class NetApp(RailgamesApp):
             return
         seat = self.remote_seat
         if seat is not None:
-            if seat.update(message):
-                self._refresh_game()
+            # Several moves may arrive while the screen is busy: draw once, the latest.
+            if seat.update(message) and not self._refresh_due:
+                self._refresh_due = True
+                self.call_later(self._refresh_game)
             return
         if "view" in message:
             self._open_remote(message)
@@ -407,6 +410,8 @@ class NetApp(RailgamesApp):
 
     def _refresh_game(self) -> None:
         from railgames.app.screens.game import GameScreen
+
+        self._refresh_due = False
 
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen) and screen.session is self.remote_seat:
