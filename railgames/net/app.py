@@ -157,7 +157,7 @@ class JoinTableScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("f5,ctrl+r", "reload", "Refresh"),
-        Binding("ctrl+w", "watch", "Watch"),
+        Binding("f2", "watch", "Watch"),
     ]
 
     @property
@@ -171,7 +171,7 @@ class JoinTableScreen(Screen[None]):
                 yield Label("Code", classes="setup-label")
                 yield Input("", placeholder="4 letters", id="code", max_length=4, compact=True,
                             restrict=r"[A-Za-z]*", classes="seat-name")
-            yield Static("Or pick an open table (Enter joins it; Ctrl+W watches it):")
+            yield Static("Or pick an open table (Enter joins it; F2 watches it):")
             yield OptionList(id="tables")
             yield Static(id="setup-error")
             with Horizontal(id="setup-buttons"):
