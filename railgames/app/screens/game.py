@@ -454,10 +454,14 @@ class GameScreen(Screen[None]):
             elif answer == "menu":
                 self.rapp.to_launcher()
 
+        question = ("Stop playing? The game is saved after every action; "
+                    "choose Continue in the launcher to pick it up again.")
+        if self.remote:
+            question = ("Leave the table? It is kept on the host; join it again with its code "
+                        "to take your seat back.")
         self.app.push_screen(
             ConfirmScreen(
-                "Stop playing? The game is saved after every action; "
-                "choose Continue in the launcher to pick it up again.",
+                question,
                 [("quit", "Quit", "y"), ("menu", "Launcher", "l"), ("cancel", "Keep playing", "n")],
             ),
             chosen,
