@@ -70,22 +70,20 @@ def test_three_terminals_play_a_table_to_the_end(tmp_path: Path, game_id: str) -
                 term.press(code, "enter")
             for term in terms:
                 await term.wait_for(f"{title} · turn", 60)
-            stuck = 0
+            # One Enter goes one level down the choices; a move is saved once it is whole.
+            count, idle, seat = -1, 0.0, 0
             while True:
-                game = table_game(data, code)
-                prompt = game.prompt()
-                if prompt is None:
-                    break
-                count = len(game.record.actions)
-                terms[prompt.seat].press("enter")
-                for _ in range(100):  # up to 10 s for the move to reach the host
-                    await asyncio.sleep(0.1)
-                    if actions_saved(data, code) > count:
-                        stuck = 0
+                saved = actions_saved(data, code)
+                if saved != count:
+                    count, idle = saved, 0.0
+                    prompt = table_game(data, code).prompt()
+                    if prompt is None:
                         break
-                else:
-                    stuck += 1
-                    assert stuck < 6, "no move for a minute:\n" + terms[prompt.seat].text()
+                    seat = prompt.seat
+                assert idle < 60, "no move for a minute:\n" + terms[seat].text()
+                terms[seat].press("enter")
+                await asyncio.sleep(0.4)
+                idle += 0.4
             result = table_game(data, code).result()
             assert result is not None
             for term in terms:

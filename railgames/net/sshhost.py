@@ -99,6 +99,7 @@ class Host:
         self.tables = TableServer(self.service, _socket_path(config.data_dir))
         self.sessions: set[PtySession] = set()
         self.connections_by_ip: dict[str, int] = {}
+        self.open_connections = 0
         self.server: asyncssh.SSHAcceptor | None = None
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
         self.password = config.password
@@ -189,6 +190,7 @@ class HostConnection(asyncssh.SSHServer):
         self.ip = ""
         self.key_fingerprint: str | None = None
         self.counted = False
+        self.opened = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
@@ -196,8 +198,17 @@ class HostConnection(asyncssh.SSHServer):
         self.ip = str(peer[0])
         self.peer = f"{peer[0]}:{peer[1]}"
         event("connection", peer=self.peer)
+        self.host.open_connections += 1
+        self.opened = True
+        # Connections that never log in are bounded too (the login timeout ends each one).
+        if self.host.open_connections > 2 * self.host.config.limits.max_sessions:
+            event("refused", peer=self.peer, reason="too many connections at once")
+            conn.abort()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self.opened:
+            self.host.open_connections -= 1
+            self.opened = False
         if self.counted:
             self.host.connections_by_ip[self.ip] -= 1
             if not self.host.connections_by_ip[self.ip]:
