@@ -121,7 +121,20 @@ class Host:
         (cfg.data_dir / "host" / "socket-path").write_text(str(self.tables.socket_path))
         for table in self.service.tables.values():  # a bot whose turn it was goes on
             self.service.schedule_bots(table)
-        self.server = await asyncssh.create_server(
+        try:
+            self.server = await self._listen()
+        except BaseException:
+            await self.tables.close()  # no socket left behind for 'railgames serve' to find
+            (cfg.data_dir / "host" / "socket-path").unlink(missing_ok=True)
+            raise
+        event("host_started", bind=cfg.bind, port=self.port,
+              fingerprint=self.key.get_fingerprint("sha256"),
+              auth="public key" if self.authorized else "password")
+
+    async def _listen(self) -> asyncssh.SSHAcceptor:
+        cfg = self.config
+        assert self.key is not None
+        return await asyncssh.create_server(
             lambda: HostConnection(self), cfg.bind, cfg.port,
             server_host_keys=[self.key],
             login_timeout=cfg.limits.login_timeout,
@@ -129,11 +142,7 @@ class Host:
             keepalive_count_max=3,
             agent_forwarding=False, x11_forwarding=False, allow_scp=False,
             encoding=None, line_editor=False,
-            session_factory=None,
         )
-        event("host_started", bind=cfg.bind, port=self.port,
-              fingerprint=self.key.get_fingerprint("sha256"),
-              auth="public key" if self.authorized else "password")
 
     @property
     def port(self) -> int:
@@ -148,6 +157,7 @@ class Host:
         for session in list(self.sessions):
             session.stop("railgames: the host is shutting down.")
         await self.tables.close()
+        (self.config.data_dir / "host" / "socket-path").unlink(missing_ok=True)
         self.service.close()
 
     def greeting(self) -> str:
