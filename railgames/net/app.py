@@ -450,7 +450,6 @@ def run(web: bool = False) -> int:
     if link is None:
         print("railgames: this command is started by 'railgames host'", file=sys.stderr)
         return 2
-    os.environ.setdefault("RAILGAMES_BOT_DELAY", "0")  # the host paces its bots
     app = NetApp(link)
     try:
         app.run()
