@@ -229,6 +229,9 @@ def test_commands_subsystems_and_forwarding_are_refused(host: HostProcess) -> No
                 await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
             with pytest.raises(asyncssh.ChannelOpenError):  # the sftp subsystem
                 await asyncio.wait_for(conn.start_sftp_client(), 30)
+            with pytest.raises(asyncssh.ChannelOpenError, match="X11"):
+                await conn.create_process(term_type="xterm", x11_forwarding=True,
+                                          x11_display="127.0.0.1:0")
 
     run(scenario)
     log = host.log_lines()
