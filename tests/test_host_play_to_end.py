@@ -2,7 +2,8 @@
 
 Whoever's turn it is presses Enter: the first choice at every level of the
 action panel, or the board cursor's place (the screen puts it on a choice),
-or the amount offered. That plays a whole game through the keyboard, the SSH
+or the amount offered; when Enter alone does not finish the move, Tab
+switches between the board and the list first. That plays a whole game through the keyboard, the SSH
 sessions and the host's rules layer, and every terminal ends on the scores.
 
 A whole game is hundreds of moves, some minutes on a small machine, so these
@@ -81,6 +82,11 @@ def test_three_terminals_play_a_table_to_the_end(tmp_path: Path, game_id: str) -
                         break
                     seat = prompt.seat
                 assert idle < 60, "no move for a minute:\n" + terms[seat].text()
+                tries = round(idle / 0.4)
+                if tries % 4 == 3:
+                    # Enter did not finish the move: go from the board to the list of
+                    # choices (or back), as a player would with Tab.
+                    terms[seat].press("tab")
                 terms[seat].press("enter")
                 await asyncio.sleep(0.4)
                 idle += 0.4
