@@ -148,7 +148,8 @@ def test_maps_check_names_the_file_and_line_of_a_problem(tmp_path: Path, capsys:
 
 def test_every_command_has_help() -> None:
     for args in (["--help"], ["simulate", "--help"], ["replay", "--help"], ["maps", "check", "--help"],
-                 ["play", "--help"], ["load", "--help"], ["rules", "--help"], ["schema", "--help"]):
+                 ["play", "--help"], ["load", "--help"], ["rules", "--help"], ["schema", "--help"],
+                 ["demo", "--help"], ["watch", "--help"]):
         proc = run_cli(*args)
         assert proc.returncode == 0 and "usage:" in proc.stdout, args
 
@@ -162,6 +163,8 @@ def test_headless_commands_do_not_import_textual(saved_games: tuple[Path, dict])
         "assert main(['simulate', 'new-england', '--players', '3', '--games', '1', '--json']) == 0\n"
         f"assert main(['replay', {str(record)!r}, '--json']) == 0\n"
         f"assert main(['maps', 'check', {str(ROOT / 'maps' / 'new-england.toml')!r}]) == 0\n"
+        "for game in ('new-england', 'paris-connection', 'steel-driver'):\n"
+        "    assert main(['demo', game, '--text', '--players', '3']) == 0\n"
         "loaded = sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.'))\n"
         "assert not loaded, loaded\n"
     )

@@ -1,0 +1,88 @@
+"""Narration: what happened and by which rule, told from events and rule texts.
+
+Nothing here reads an event's wording to find out what it means: the rules an
+event names (``Event.rules``) pick the explanations from the game's
+``RuleBook``. Each rule is explained in full the first time it is at work in a
+stretch of events, and in one line every later time.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from railgames.core.events import SETUP, Event
+from railgames.core.rulebook import Rule, RuleBook
+
+
+@dataclass(frozen=True)
+class Told:
+    """One event with the rules behind it; ``first`` are the ones seen here for the first time."""
+
+    event: Event
+    rules: tuple[Rule, ...]
+    first: tuple[Rule, ...]
+
+    @property
+    def again(self) -> tuple[Rule, ...]:
+        return tuple(r for r in self.rules if r not in self.first)
+
+
+def narrate(events: Iterable[Event], book: RuleBook) -> list[Told]:
+    """Tell events in order. A rule id the book lacks raises KeyError (a test guards it)."""
+    seen: set[str] = set()
+    out: list[Told] = []
+    for event in events:
+        rules = tuple(book[r] for r in event.rules)
+        first = tuple(r for r in rules if r.id not in seen)
+        seen.update(r.id for r in first)
+        out.append(Told(event, rules, first))
+    return out
+
+
+def rules_fired(events: Iterable[Event]) -> set[str]:
+    return {r for e in events for r in e.rules}
+
+
+# A rule named this few lines ago is named again by its title alone.
+RECENT = 6
+
+
+def reason_line(told: Told, recent: frozenset[str] | set[str] = frozenset()) -> str:
+    """The one-line reasons of the rules already explained: 'Auction: links are sold ...'."""
+    return "; ".join(r.title if r.id in recent else f"{r.title}: {r.short}" for r in told.again)
+
+
+def full_text(rule: Rule, game_id: str) -> str:
+    return f"{rule.title}. {rule.full} (Help: \u201c{rule.help}\u201d in `railgames rules {game_id}`.)"
+
+
+def text_lines(told: Sequence[Told], game_id: str, width: int = 100) -> Iterator[str]:
+    """The narrated game as plain lines: one line per action, then what followed from it.
+
+    An action's first event is numbered; events that followed by themselves are
+    indented under it. A rule seen for the first time is explained in full
+    below the line; a rule seen before adds its one-line reason to the line.
+    """
+    action = None
+    indent = " " * 8
+    named: dict[str, int] = {}  # rule id -> the line it was last named on
+    for number, item in enumerate(told):
+        e = item.event
+        if e.action != action:
+            action = e.action
+            head = "setup " if e.action == SETUP else f"{e.action + 1:>5} "
+        else:
+            head = " " * 6
+        recent = {rid for rid, at in named.items() if number - at <= RECENT}
+        reasons = reason_line(item, recent)
+        named.update((r.id, number) for r in item.rules)
+        line = f"{head}{e.text}"
+        if reasons:
+            line += f"  [{reasons}]"
+        yield line
+        for rule in item.first:
+            yield from textwrap.wrap(full_text(rule, game_id), width=width,
+                                     initial_indent=indent + "\u2503 NEW RULE \u2014 ",
+                                     subsequent_indent=indent + "\u2503 ")
