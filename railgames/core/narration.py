@@ -23,21 +23,30 @@ class Told:
     event: Event
     rules: tuple[Rule, ...]
     first: tuple[Rule, ...]
+    # Rules named a few lines before: named again by their title alone.
+    recent: frozenset[str] = frozenset()
 
     @property
     def again(self) -> tuple[Rule, ...]:
         return tuple(r for r in self.rules if r not in self.first)
 
 
+# A rule named this few lines ago is named again by its title alone.
+RECENT = 6
+
+
 def narrate(events: Iterable[Event], book: RuleBook) -> list[Told]:
     """Tell events in order. A rule id the book lacks raises KeyError (a test guards it)."""
     seen: set[str] = set()
+    named: dict[str, int] = {}  # rule id -> the line it was last named on
     out: list[Told] = []
-    for event in events:
+    for number, event in enumerate(events):
         rules = tuple(book[r] for r in event.rules)
         first = tuple(r for r in rules if r.id not in seen)
         seen.update(r.id for r in first)
-        out.append(Told(event, rules, first))
+        recent = frozenset(rid for rid, at in named.items() if number - at <= RECENT)
+        named.update((r.id, number) for r in rules)
+        out.append(Told(event, rules, first, recent))
     return out
 
 
@@ -45,13 +54,10 @@ def rules_fired(events: Iterable[Event]) -> set[str]:
     return {r for e in events for r in e.rules}
 
 
-# A rule named this few lines ago is named again by its title alone.
-RECENT = 6
-
-
-def reason_line(told: Told, recent: frozenset[str] | set[str] = frozenset()) -> str:
-    """The one-line reasons of the rules already explained: 'Auction: links are sold ...'."""
-    return "; ".join(r.title if r.id in recent else f"{r.title}: {r.short}" for r in told.again)
+def reason_line(told: Told) -> str:
+    """The one-line reasons of the rules already explained: 'Auctions: links are sold ...'."""
+    return "; ".join(r.title if r.id in told.recent else f"{r.title}: {r.short}"
+                     for r in told.again)
 
 
 def full_text(rule: Rule, game_id: str) -> str:
@@ -67,17 +73,14 @@ def text_lines(told: Sequence[Told], game_id: str, width: int = 100) -> Iterator
     """
     action = None
     indent = " " * 8
-    named: dict[str, int] = {}  # rule id -> the line it was last named on
-    for number, item in enumerate(told):
+    for item in told:
         e = item.event
         if e.action != action:
             action = e.action
             head = "setup " if e.action == SETUP else f"{e.action + 1:>5} "
         else:
             head = " " * 6
-        recent = {rid for rid, at in named.items() if number - at <= RECENT}
-        reasons = reason_line(item, recent)
-        named.update((r.id, number) for r in item.rules)
+        reasons = reason_line(item)
         line = f"{head}{e.text}"
         if reasons:
             line += f"  [{reasons}]"

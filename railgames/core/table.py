@@ -192,6 +192,12 @@ class Recording:
         who = self.seat if seat is None else seat
         return [e for e in shown if e.visible(who)]
 
+    def all_events(self) -> list[Event]:
+        """Every event of the record this watcher may see, wherever the position is."""
+        if self.reveal_all:
+            return list(self.log)
+        return [e for e in self.log if e.visible(self.seat)]
+
     def events_between(self, start: int, end: int) -> list[Event]:
         """The events (as this watcher may see them) of positions start+1 .. end."""
         events = self.log[self._log_len[start]: self._log_len[end]]
