@@ -126,8 +126,8 @@ class ViewerScreen(Screen[None]):
         Binding("left", "step(-1)", "Back", priority=True),
         Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+"),
         Binding("minus", "speed(-1)", "Slower", key_display="-"),
-        Binding("home", "jump_start", "Start", show=False),
-        Binding("end", "jump_end", "End", show=False),
+        Binding("home", "jump_start", "Start", show=False, priority=True),
+        Binding("end", "jump_end", "End", show=False, priority=True),
         Binding("t", "jump_turn", "Turn"),
         Binding("r", "rules", "Rules", show=False),
         Binding("question_mark,f1", "help", "Help"),
@@ -153,7 +153,8 @@ class ViewerScreen(Screen[None]):
         self._told = narrate(recording.all_events(), rulebook(self.ruleset.id))
         # Where each position's events start in the narration (the events this watcher sees).
         self._told_at = self._index_positions()
-        self.recording.seek(0 if start is None else start)
+        if start is not None:  # else where the recording stands (History: the present)
+            self.recording.seek(start)
         self._drawn: int | None = None
         self.add_class(f"game-{self.ruleset.id}")
 
@@ -327,6 +328,7 @@ class ViewerScreen(Screen[None]):
         self._pause()
         self.recording.seek(self.recording.length)
         self.show()
+        self._at_end()
 
     def jump_to_turn(self, turn: int) -> None:
         position = self.recording.position_of_turn(turn)
