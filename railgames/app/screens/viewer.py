@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 NARROW = 110  # below this width the narration goes under the board
 WIDE = 150  # from this width the narration takes what the board leaves
 SPEEDS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 8.0, 12.0)  # actions a second
+READING_PAUSE = 5  # extra steps' time to read a rule explained in full
 SHOWN_EVENTS = 150  # narration lines kept when the panel is drawn afresh
 
 CONTROLS = (
@@ -227,6 +228,30 @@ class ViewerScreen(Screen[None]):
         self._update_banner()
         self._update_narration()
 
+    def _places(self, data: dict[str, Any]) -> list[str]:
+        """The board places an event's data names (a path's end, a hex, a location, a link's end)."""
+        places: list[str] = []
+        if data.get("path"):
+            places.append(str(data["path"][-1]))
+        if isinstance(data.get("hex"), list | tuple):
+            places.append(",".join(str(v) for v in data["hex"]))
+        for key in ("reached", "location"):
+            if data.get(key):
+                places.append(str(data[key]))
+        if data.get("link") and hasattr(self.ruleset, "link_ends"):
+            places.append(self.ruleset.link_ends(data["link"])[1])
+        return places
+
+    def _follow_action(self, start: int, end: int) -> None:
+        """Put the board cursor (and the view) where the latest event shown took place."""
+        for item in reversed(self._told[start:end]):
+            for place in self._places(item.event.data):
+                try:
+                    self.board.move_cursor_to(place)
+                except (KeyError, ValueError):
+                    continue
+                return
+
     def _update_banner(self) -> None:
         rec = self.recording
         text = Text()
@@ -257,6 +282,7 @@ class ViewerScreen(Screen[None]):
             start = max(0, end - SHOWN_EVENTS)
         else:
             start = self._told_at[self._drawn]
+        self._follow_action(max(0, end - 8), end)
         fresh = [told_text(t, self.ruleset.id) for t in self._told[start:end]]
         if fresh:
             log.write(Group(*fresh), scroll_end=True)
@@ -272,7 +298,11 @@ class ViewerScreen(Screen[None]):
             self._timer.stop()
             self._timer = None
         if self.playing and not self.recording.at_end:
-            self._timer = self.set_timer(1 / self.speed, self._tick)
+            # A rule explained in full for the first time gets time to be read.
+            pos = self.recording.position
+            start = self._told_at[pos - 1] if pos > 0 else 0
+            new = sum(len(t.first) for t in self._told[start:self._told_at[pos]])
+            self._timer = self.set_timer((1 + READING_PAUSE * new) / self.speed, self._tick)
 
     def _tick(self) -> None:
         self._timer = None
