@@ -66,7 +66,9 @@ class RailgamesApp(App[int]):
         self.call_after_refresh(gc.enable)  # see run_app
         if self.watch is not None:
             self.open_viewer(self.watch["record"], "demo" if self.watch.get("demo") else "watch",
-                             speed=float(self.watch.get("speed", 1.0)))
+                             speed=float(self.watch.get("speed", 1.0)),
+                             start=int(self.watch.get("start", 0)),
+                             playing=bool(self.watch.get("playing", True)))
         elif self.load_path is not None:
             self.load_file(self.load_path)
         elif self.new_game:
@@ -162,7 +164,8 @@ class RailgamesApp(App[int]):
         self._pop_to_launcher()
 
     # ------------------------------------------------------------ watching
-    def open_viewer(self, record: GameRecord, kind: str, speed: float = 1.0) -> None:
+    def open_viewer(self, record: GameRecord, kind: str, speed: float = 1.0, start: int = 0,
+                    playing: bool = True) -> None:
         """Play back a record: a demo, or a saved game (hidden holdings shown only once it is over)."""
         from railgames.app.screens.viewer import ViewerScreen
         from railgames.core.table import Recording
@@ -178,9 +181,9 @@ class RailgamesApp(App[int]):
             recording = Recording(ruleset, record, seat=None, reveal_all=False)
         else:
             recording = probe
-        recording.seek(0)
         self._pop_to_launcher()
-        self.push_screen(ViewerScreen(recording, kind=kind, speed=speed, start=0, playing=True))
+        self.push_screen(ViewerScreen(recording, kind=kind, speed=speed, start=start,
+                                      playing=playing))
 
     def start_demo(self, game_id: str) -> None:
         from railgames.core.demo import demo_record

@@ -24,6 +24,10 @@ TITLE = r"""
 
 
 class LauncherScreen(Screen[None]):
+    # Five buttons fit in 80 columns only at the width of their labels.
+    DEFAULT_CSS = """
+    LauncherScreen #launcher-buttons Button { min-width: 8; }
+    """
     BINDINGS = [
         Binding("n", "new_game", "New game"),
         Binding("c", "continue_game", "Continue"),

@@ -100,7 +100,7 @@ class ViewerScreen(Screen[None]):
     ViewerScreen #board-box { width: 1fr; height: 1fr; border: round $panel; }
     ViewerScreen.wide.game-new-england #board-box { width: 98; }
     ViewerScreen.wide.game-paris-connection #board-box { width: 81; }
-    ViewerScreen #v-side { width: 42; height: 1fr; }
+    ViewerScreen #v-side { width: 52; height: 1fr; }
     ViewerScreen.wide #v-side { width: 1fr; }
     ViewerScreen #v-players { height: auto; border: round $panel; padding: 0 1; }
     ViewerScreen #v-narration { height: 1fr; min-height: 3; border: round $accent; padding: 0 1;
@@ -200,7 +200,16 @@ class ViewerScreen(Screen[None]):
             narration.border_subtitle = "holdings stay hidden"
         self._apply_layout(self.size.width)
         self.show()
+        self.call_after_refresh(self._centre_cursor)  # the board has its size only now
         self._schedule()
+
+    def _centre_cursor(self) -> None:
+        board = self.board
+        try:
+            region = board.city_region(board.cursor_city)
+        except (KeyError, ValueError):
+            return
+        board.scroll_to_region(region, animate=False, center=True, immediate=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self._apply_layout(event.size.width)
