@@ -42,10 +42,6 @@ def demo_record(game_id: str, players: int | None = None, map_id: str | None = N
     return demo_game(game_id, players, map_id, seed).record
 
 
-def demo_fired(game_id: str, players: int | None = None, seed: int | None = None) -> set[str]:
-    """The rule ids the demo shows at work."""
-    return rules_fired(demo_game(game_id, players, seed=seed).log)
-
 
 def text_demo(game: Game, width: int = 100) -> Iterator[str]:
     """The narrated game, for a plain terminal or a pipe."""

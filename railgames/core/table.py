@@ -101,7 +101,6 @@ class Recording:
             if (index + 1) % SNAPSHOT_EVERY == 0:
                 self._snapshots[index + 1] = self._detach(game.state)
         self.log: list[Event] = list(game.log)
-        self.final_game = game
         self.length = len(actions)
         self._actions = list(actions)
         self._game = game

@@ -137,7 +137,7 @@ class ViewerScreen(Screen[None]):
 
     def __init__(self, recording: Recording, *, kind: str = "demo", speed: float = 1.0,
                  start: int | None = None, playing: bool | None = None,
-                 on_leave: Callable[[], None] | None = None) -> None:
+                 on_leave: Callable[[], object] | None = None) -> None:
         """``kind`` is "demo", "watch" (a saved or finished game) or "history"."""
         super().__init__()
         self.recording = recording
@@ -296,10 +296,6 @@ class ViewerScreen(Screen[None]):
         if fresh:
             log.write(Group(*fresh), scroll_end=True)
         self._drawn = pos
-
-    def narration_text(self) -> str:
-        """The narration as shown up to now, for tests and the text of snapshots."""
-        return "\n".join(t.event.text for t in self._told[: self._told_at[self.recording.position]])
 
     # ------------------------------------------------------------ playing
     def _schedule(self) -> None:
