@@ -45,7 +45,7 @@ class RailgamesApp(App[int]):
         watch: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
-        self.watch = watch
+        self.to_watch = watch  # a record to open in the viewer (demo or watch command)
         self.new_game = new_game
         self.load_path = load_path
         self.bot_delay = _env_delay() if bot_delay is None else bot_delay
@@ -64,11 +64,11 @@ class RailgamesApp(App[int]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(gc.enable)  # see run_app
-        if self.watch is not None:
-            self.open_viewer(self.watch["record"], "demo" if self.watch.get("demo") else "watch",
-                             speed=float(self.watch.get("speed", 1.0)),
-                             start=int(self.watch.get("start", 0)),
-                             playing=bool(self.watch.get("playing", True)))
+        spec = self.to_watch
+        if spec is not None:
+            self.open_viewer(spec["record"], "demo" if spec.get("demo") else "watch",
+                             speed=float(spec.get("speed", 1.0)), start=int(spec.get("start", 0)),
+                             playing=bool(spec.get("playing", True)))
         elif self.load_path is not None:
             self.load_file(self.load_path)
         elif self.new_game:
