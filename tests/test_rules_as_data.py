@@ -139,3 +139,15 @@ def test_text_demo_reads_as_a_walkthrough() -> None:
     numbered = [line for line in lines if re.match(r"^ {0,4}\d+ ", line)]
     assert len(numbered) == len(demo_game("paris-connection").record.actions)
     assert lines[-1].startswith(("Rules shown", "Not at work"))
+
+
+def test_a_shipment_is_told_with_the_city_that_stopped_it() -> None:
+    game = demo_game("new-england")
+    ruleset = game.ruleset
+    told = narrate(game.log, rulebook("new-england"), ruleset)
+    ships = [t for t in told if t.event.kind == "ship"]
+    assert ships
+    for item in ships:
+        end = item.event.data["path"][-1]
+        assert item.why.startswith(f"Why: {ruleset.city_name(end)} demands {item.event.data['colour']}")
+    assert all(not t.why for t in told if t.event.kind != "ship")

@@ -55,7 +55,7 @@ def text_demo(game: Game, width: int = 100) -> Iterator[str]:
     yield ("Each line is one action (numbered) or what followed from it. A rule is explained "
            "in full the first time it is at work, then named in [brackets] with a one-line reason.")
     yield ""
-    told = narrate(game.log, book)
+    told = narrate(game.log, book, ruleset)
     yield from text_lines(told, ruleset.id, width)
     shown = rules_fired(game.log)
     yield ""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from railgames.core.events import SETUP, Event
 from railgames.core.rulebook import Rule, RuleBook
@@ -25,6 +26,8 @@ class Told:
     first: tuple[Rule, ...]
     # Rules named a few lines before: named again by their title alone.
     recent: frozenset[str] = frozenset()
+    # Why it came out so, from the event's data ("Worcester demands purple, so ...").
+    why: str = ""
 
     @property
     def again(self) -> tuple[Rule, ...]:
@@ -35,8 +38,12 @@ class Told:
 RECENT = 6
 
 
-def narrate(events: Iterable[Event], book: RuleBook) -> list[Told]:
-    """Tell events in order. A rule id the book lacks raises KeyError (a test guards it)."""
+def narrate(events: Iterable[Event], book: RuleBook, ruleset: Any = None) -> list[Told]:
+    """Tell events in order. A rule id the book lacks raises KeyError (a test guards it).
+
+    With the game's ``ruleset``, the book's ``because`` adds the reason an
+    event came out as it did.
+    """
     seen: set[str] = set()
     named: dict[str, int] = {}  # rule id -> the line it was last named on
     out: list[Told] = []
@@ -46,7 +53,8 @@ def narrate(events: Iterable[Event], book: RuleBook) -> list[Told]:
         seen.update(r.id for r in first)
         recent = frozenset(rid for rid, at in named.items() if number - at <= RECENT)
         named.update((r.id, number) for r in rules)
-        out.append(Told(event, rules, first, recent))
+        why = book.because(ruleset, event) if book.because and ruleset is not None else ""
+        out.append(Told(event, rules, first, recent, why))
     return out
 
 
@@ -81,7 +89,7 @@ def text_lines(told: Sequence[Told], game_id: str, width: int = 100) -> Iterator
         else:
             head = " " * 6
         reasons = reason_line(item)
-        line = f"{head}{e.text}"
+        line = f"{head}{e.text}" + (f" {item.why}" if item.why else "")
         if reasons:
             line += f"  [{reasons}]"
         yield line

@@ -9,8 +9,11 @@ built from events and these texts alone, never by reading the log's wording.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
+
+from railgames.core.events import Event
 
 
 @dataclass(frozen=True)
@@ -31,8 +34,16 @@ class Rule:
 
 
 class RuleBook:
-    def __init__(self, game: str, rules: Iterable[Rule]) -> None:
+    """A game's rules by id; ``because`` may add why an event came out as it did.
+
+    ``because(ruleset, event)`` reads only the event's kind and data (never its
+    text) and returns a short reason, such as which city stopped a cube, or "".
+    """
+
+    def __init__(self, game: str, rules: Iterable[Rule],
+                 because: Callable[[Any, Event], str] | None = None) -> None:
         self.game = game
+        self.because = because
         self._rules: dict[str, Rule] = {}
         for rule in rules:
             if rule.id in self._rules:

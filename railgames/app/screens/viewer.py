@@ -46,6 +46,8 @@ def told_text(item: Told, game_id: str) -> Text:
     """One narrated event for the panel: the event, then its rules in full or in a line."""
     e = item.event
     text = Text(e.text, style="bold" if e.kind in ("turn", "game_over") else "")
+    if item.why:
+        text.append(f" {item.why}", style="italic")
     for rule in item.first:
         text.append("\n")
         text.append(f" NEW RULE: {rule.title} ", style="reverse bold")
@@ -151,7 +153,7 @@ class ViewerScreen(Screen[None]):
         self.playing = (kind == "demo") if playing is None else playing
         self.on_leave = on_leave
         self._timer: Timer | None = None
-        self._told = narrate(recording.all_events(), rulebook(self.ruleset.id))
+        self._told = narrate(recording.all_events(), rulebook(self.ruleset.id), self.ruleset)
         # Where each position's events start in the narration (the events this watcher sees).
         self._told_at = self._index_positions()
         if start is not None:  # else where the recording stands (History: the present)

@@ -7,6 +7,9 @@ of help.md that says more.
 
 from __future__ import annotations
 
+from typing import Any
+
+from railgames.core.events import Event
 from railgames.core.rulebook import Rule, RuleBook
 
 START = "What you start with"
@@ -36,6 +39,21 @@ INCOME = "ne.income"
 FIRST_PLAYER = "ne.first_player"
 TIE_ROLL = "ne.tie_roll"
 FINAL = "ne.final"
+
+
+
+def because(rules: Any, event: Event) -> str:
+    """Why a shipment went where it did: the city that demands the cube's colour."""
+    if event.kind == "ship":
+        path, colour = event.data["path"], event.data["colour"]
+        end = rules.city_name(path[-1])
+        passed = [rules.city_name(c) for c in path[1:-1]]
+        wants = "which wants another colour" if len(passed) == 1 else "which want other colours"
+        via = f" (passing {', '.join(passed)}, {wants})" if passed else ""
+        return (f"Why: {end} demands {colour}, so the cube stops there{via}; each link it used "
+                "pays its owner +1 income.")
+    return ""
+
 
 RULEBOOK = RuleBook("new-england", [
     Rule(SETUP, "Setting up",
@@ -165,4 +183,4 @@ RULEBOOK = RuleBook("new-england", [
          "bought link is built. Each company then adds the number printed on each of its "
          "links to its cash, repays all its debt plus one more round of 20% service, and "
          "the company with the most money wins; tied companies share the win.", END),
-])
+], because)
