@@ -230,3 +230,21 @@ async def test_history_from_the_game_over_screen_shows_the_whole_game() -> None:
         assert viewer.recording.position == 2
         await pilot.press("escape")
         await wait_for(pilot, app, GameOverScreen)
+
+
+@run_async
+async def test_on_a_narrow_screen_p_shows_the_players_holdings_in_a_demo() -> None:
+    record = demo_record("paris-connection")
+    app = RailgamesApp(watch={"record": record, "demo": True, "start": 5, "playing": False})
+    async with app.run_test(size=(80, 24)) as pilot:
+        viewer = await wait_for(pilot, app, ViewerScreen)
+        state = viewer.recording.state
+        first = state.players[0]
+        line = f"{first.name}: " + holdings_line(viewer.ruleset, first.shares).plain
+        assert line not in screen_text(app)  # the narration has the room
+        await pilot.press("p")
+        await pilot.pause()
+        assert line in screen_text(app)
+        await pilot.press("p")
+        await pilot.pause()
+        assert line not in screen_text(app)

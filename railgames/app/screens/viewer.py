@@ -38,7 +38,8 @@ SHOWN_EVENTS = 150  # narration lines kept when the panel is drawn afresh
 
 CONTROLS = (
     "space pause / play · → one action on · ← one action back · + / − faster / slower · "
-    "Home the start · End the end · t jump to a turn · r the rules · Esc leave"
+    "Home the start · End the end · t jump to a turn · p the players (narrow screens) · "
+    "r the rules · Esc leave"
 )
 
 
@@ -111,6 +112,8 @@ class ViewerScreen(Screen[None]):
     ViewerScreen.narrow #board-box { width: 100%; height: 1fr; border: none; }
     ViewerScreen.narrow #v-side { width: 100%; height: 9; }
     ViewerScreen.narrow #v-players { display: none; }
+    ViewerScreen.narrow.players #v-players { display: block; height: 1fr; border: none; padding: 0; }
+    ViewerScreen.narrow.players #v-narration { display: none; }
     ViewerScreen.narrow #v-narration { border: none; padding: 0; border-top: solid $accent; }
     ViewerScreen.narrow #board-slots { display: none; }
     ViewerScreen.narrow #pc-supply { display: none; }
@@ -124,14 +127,15 @@ class ViewerScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("space", "toggle_play", "Play/pause", priority=True),
+        Binding("space", "toggle_play", "Pause", priority=True),
         Binding("right", "step(1)", "Step", priority=True),
         Binding("left", "step(-1)", "Back", priority=True),
-        Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+"),
-        Binding("minus", "speed(-1)", "Slower", key_display="-"),
+        Binding("plus,equals_sign", "speed(1)", "Speed", key_display="+/-"),
+        Binding("minus", "speed(-1)", "Slower", show=False),
         Binding("home", "jump_start", "Start", show=False, priority=True),
         Binding("end", "jump_end", "End", show=False, priority=True),
         Binding("t", "jump_turn", "Turn"),
+        Binding("p", "toggle_players", "Players"),
         Binding("r", "rules", "Rules", show=False),
         Binding("question_mark,f1", "help", "Help"),
         Binding("escape,q", "leave", "Leave"),
@@ -355,6 +359,12 @@ class ViewerScreen(Screen[None]):
             self.speed = slower[-1]
         self._update_banner()
         self._schedule()
+
+    def action_toggle_players(self) -> None:
+        """On a narrow screen, the players (and in a demo their holdings) in place of the narration."""
+        self.toggle_class("players")
+        if self.has_class("narrow"):
+            self._update_banner()
 
     def action_jump_start(self) -> None:
         self._pause()
