@@ -177,3 +177,27 @@ def test_schema_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema", "new-england"]) == 0
     schema = json.loads(capsys.readouterr().out)
     assert "bid" in json.dumps(schema)
+
+
+def test_demo_and_watch_refuse_bad_input_in_one_line(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": 1, "game": "new-england"')
+    cases = [
+        (["demo", "new-england", "--text", "--players", "9"], "3 to 6 players, not 9"),
+        (["demo", "nowhere", "--text"], "no game called 'nowhere'"),
+        (["demo", "new-england", "--speed", "0"], "--speed must be more than 0"),
+        (["watch", str(tmp_path / "missing.json")], "no such file"),
+        (["watch", str(broken)], "truncated"),
+    ]
+    for args, reason in cases:
+        proc = run_cli(*args)
+        assert proc.returncode == 1, args
+        assert reason in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+def test_demo_text_is_the_same_for_the_same_seed() -> None:
+    first = run_cli("demo", "paris-connection", "--text", "--seed", "3", "--players", "5")
+    again = run_cli("demo", "paris-connection", "--text", "--seed", "3", "--players", "5")
+    assert first.returncode == 0 and first.stdout == again.stdout
+    assert "5 greedy bots" in first.stdout.splitlines()[0] and "seed 3" in first.stdout.splitlines()[0]
