@@ -184,6 +184,8 @@ class RailgamesApp(App[int]):
         self._pop_to_launcher()
         self.push_screen(ViewerScreen(recording, kind=kind, speed=speed, start=start,
                                       playing=playing))
+        # As for a game (see _open): the record, its snapshots and its events stay put.
+        self.call_after_refresh(gc.freeze)
 
     def start_demo(self, game_id: str) -> None:
         from railgames.core.demo import demo_record

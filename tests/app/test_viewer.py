@@ -248,3 +248,20 @@ async def test_on_a_narrow_screen_p_shows_the_players_holdings_in_a_demo() -> No
         await pilot.press("p")
         await pilot.pause()
         assert line not in screen_text(app)
+
+
+@run_async
+async def test_a_step_back_leaves_the_narration_as_a_fresh_view_of_that_moment() -> None:
+    record = demo_record("new-england")
+
+    async def narration_at(start: int, back: int) -> list[str]:
+        app = RailgamesApp(watch={"record": record, "demo": True, "start": start, "playing": False})
+        async with app.run_test(size=SIZE) as pilot:
+            viewer = await wait_for(pilot, app, ViewerScreen)
+            for _ in range(back):
+                await pilot.press("left")
+            await pilot.pause()
+            assert viewer.recording.position == start - back
+            return narration_of(viewer).splitlines()[-40:]
+
+    assert await narration_at(120, 9) == await narration_at(111, 0)

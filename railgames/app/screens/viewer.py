@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Group
 from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, RichLog, Static
@@ -162,7 +162,8 @@ class ViewerScreen(Screen[None]):
         self._told_at = self._index_positions()
         if start is not None:  # else where the recording stands (History: the present)
             self.recording.seek(start)
-        self._drawn: int | None = None
+        # The first told event in the narration panel, and the panel's line count after each.
+        self._window: tuple[int, list[int]] | None = None
         self.add_class(f"game-{self.ruleset.id}")
 
     def _index_positions(self) -> list[int]:
@@ -289,19 +290,41 @@ class ViewerScreen(Screen[None]):
         self.query_one("#v-banner", Static).update(text)
 
     def _update_narration(self) -> None:
+        """Write what is new; a step back cuts the lines after the new position.
+
+        The panel keeps the told events ``_window[0]`` onwards, and for each the
+        number of lines the panel had after writing it, so a step back only
+        cuts lines off the end rather than writing everything again.
+        """
         log = self.query_one("#v-narration", RichLog)
-        pos = self.recording.position
-        end = self._told_at[pos]
-        if self._drawn is None or pos < self._drawn or pos - self._drawn > 40:
-            log.clear()
-            start = max(0, end - SHOWN_EVENTS)
-        else:
-            start = self._told_at[self._drawn]
+        end = self._told_at[self.recording.position]
         self._follow_action(max(0, end - 8), end)
-        fresh = [told_text(t, self.ruleset.id) for t in self._told[start:end]]
-        if fresh:
-            log.write(Group(*fresh), scroll_end=True)
-        self._drawn = pos
+        if log.size.width == 0:  # not laid out yet: written once it has a width
+            self._window = None
+            self.call_after_refresh(self._update_narration)
+            return
+        window = self._window
+        shown_end = window[0] + len(window[1]) if window is not None else -1
+        if window is None or end <= window[0] or end - shown_end > 40:
+            log.clear()
+            window = self._window = (max(0, end - SHOWN_EVENTS), [])
+            shown_end = window[0]
+        if end < shown_end:
+            keep = end - window[0]
+            del window[1][keep:]
+            self._cut_lines(log, window[1][-1] if window[1] else 0)
+        for told in self._told[shown_end:end]:
+            log.write(told_text(told, self.ruleset.id), scroll_end=False)
+            window[1].append(len(log.lines))
+        log.scroll_end(animate=False, x_axis=False)
+
+    @staticmethod
+    def _cut_lines(log: RichLog, count: int) -> None:
+        """Keep the first ``count`` lines of the panel."""
+        del log.lines[count:]
+        log._line_cache.clear()  # cached strips of the lines cut off
+        log.virtual_size = Size(log.virtual_size.width, len(log.lines))
+        log.refresh()
 
     # ------------------------------------------------------------ playing
     def _schedule(self) -> None:
