@@ -259,11 +259,29 @@ class ViewerScreen(Screen[None]):
         return places
 
     def _follow_action(self, start: int, end: int) -> None:
-        """Put the board cursor (and the view) where the latest event shown took place."""
+        """Put the board cursor (and the view) where the latest event shown took place,
+        and mark what the last action touched: a shipment's path, the places reached."""
+        pos = self.recording.position
+        step_start = self._told_at[pos - 1] if pos > 0 else end
+        board = self.board
+        marked: list[str] = []
+        path: list[str] = []
+        for item in self._told[step_start:end]:
+            if item.event.data.get("path"):
+                path = [str(c) for c in item.event.data["path"]]
+            marked.extend(self._places(item.event.data))
+        known = []
+        for place in marked:
+            try:
+                board.city_region(place)
+            except (KeyError, ValueError):
+                continue
+            known.append(place)
+        board.set_highlight(known, path)
         for item in reversed(self._told[start:end]):
             for place in self._places(item.event.data):
                 try:
-                    self.board.move_cursor_to(place)
+                    board.move_cursor_to(place)
                 except (KeyError, ValueError):
                     continue
                 return
