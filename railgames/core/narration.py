@@ -94,6 +94,6 @@ def text_lines(told: Sequence[Told], game_id: str, width: int = 100) -> Iterator
             line += f"  [{reasons}]"
         yield line
         for rule in item.first:
-            yield from textwrap.wrap(full_text(rule, game_id), width=width,
+            yield from textwrap.wrap(full_text(rule, game_id), width=width, break_on_hyphens=False,
                                      initial_indent=indent + "\u2503 NEW RULE \u2014 ",
                                      subsequent_indent=indent + "\u2503 ")
