@@ -285,6 +285,7 @@ def test_three_players_play_a_table_to_the_end(service: TableService, game_id: s
     for _m, inbox in members:
         view = inbox.view()
         assert view["prompt"] is None and view["result"] is not None
+        assert view["record"] is not None  # over: the whole game may be stepped through
         assert inbox.last["status"] == "over"
     saved = json.loads(service.path_of(table).read_text())
     replayed = Game.replay(game.ruleset, GameRecord.model_validate(saved["record"]))
@@ -306,6 +307,9 @@ def test_a_remote_seat_answers_as_a_table_does(service: TableService) -> None:
             raise AssertionError("nothing is sent in this test")
 
     seat = RemoteSeat(Link(), ann_in.last)  # type: ignore[arg-type]
+    from railgames.core.table import Table
+
+    assert isinstance(seat, Table)  # the same interface as the local table and a recording
     assert seat.seat == 0 and not seat.read_only
     assert seat.view(0).players[0].shares is not None
     assert all(p.shares is None for p in seat.view(0).players[1:])
@@ -320,6 +324,7 @@ def test_a_remote_seat_answers_as_a_table_does(service: TableService) -> None:
     service.undo(mover)
     seat.update(ann_in.last)
     assert seat.changes(mark).full
+    assert seat.seen["record"] is None  # the record and its seed stay on the host until the end
     prompt = seat.prompt()
     assert prompt is not None
     if prompt.seat != 0:

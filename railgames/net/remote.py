@@ -18,22 +18,13 @@ import os
 import socket
 import threading
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 from railgames.core.events import Event
+from railgames.core.table import Change
 from railgames.net.protocol import MAX_PUSH, ProtocolError, decode, encode, unpack
-
-try:
-    from railgames.core.table import Change
-except ImportError:  # the same shape where the table module is not there
-    @dataclass(frozen=True)
-    class Change:  # type: ignore[no-redef]
-        full: bool
-        events: tuple[Event, ...] = ()
-
 
 TABLES_ENV = "RAILGAMES_TABLES"
 TOKEN_ENV = "RAILGAMES_TOKEN"
@@ -157,8 +148,13 @@ class _GameFacade:
         return self._seat.seen["players"]
 
     @property
-    def record(self) -> Any:  # the game-over screen names the file; the host keeps it
-        return None
+    def record(self) -> Any:
+        """The whole record, sent once the game is over (None before: the host keeps it)."""
+        return self._seat.seen.get("record")
+
+    @property
+    def ruleset(self) -> Any:
+        return self._seat.ruleset
 
     def view(self, seat: int | None) -> Any:
         return self._seat.seen["state"]

@@ -483,6 +483,8 @@ class TableService:
                 "map": game.record.map, "state": game.view(seat), "prompt": prompt,
                 "events": game.events_for(seat), "result": game.result(), "players": players,
                 "undo": game.undo_refusal(seat) if seat is not None else "you are watching",
+                # Once it is over nothing is secret: the whole record, for its history.
+                "record": game.record if game.is_over() else None,
             })
         return message
 
