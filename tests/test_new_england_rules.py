@@ -168,6 +168,20 @@ def test_loans_come_in_ten_dollar_units(ruleset):
     game.apply(Borrow(seat=prompt.seat, amount=20))
 
 
+def test_loans_have_no_upper_limit(ruleset):
+    # The rulebook sets no limit on borrowing (docs/rulings/new-england.md, "No loan limit").
+    game = start_game(ruleset, 3)
+    seat = prompt_seat(game)
+    prompt = game.prompt()
+    assert prompt.amount.max is None
+    game.apply(Borrow(seat=seat, amount=250))
+    r = game.state.railways[seat]
+    assert (r.cash, r.debt) == (260, 250)
+    seat = prompt_seat(game)
+    game.apply(Borrow(seat=seat, amount=10_000))
+    assert game.state.railways[seat].debt == 10_000
+
+
 def test_debt_service_of_a_fifth_is_paid_without_asking(ruleset):
     game = start_game(ruleset, 3)
     order = game.state.seat_order()

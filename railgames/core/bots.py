@@ -30,7 +30,7 @@ class RandomBot:
     def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
         options: list[Any] = list(prompt.choices)
         amount = prompt.amount
-        if amount is not None and amount.min <= amount.max:
+        if amount is not None and (amount.max is None or amount.min <= amount.max):
             options.append(amount)
         pick = self.rng.choice(options)
         if pick is amount:

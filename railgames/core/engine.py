@@ -33,14 +33,21 @@ class Action(BaseModel):
 
 
 class AmountInput(BaseModel):
-    """An expected number, rather than a list: a bid, a loan."""
+    """An expected number, rather than a list: a bid, a loan.
+
+    ``max`` is None when the rules set no upper end (New England's Bank Loans).
+    """
 
     model_config = ConfigDict(frozen=True)
+
+    # How many values an open-ended amount lists for bots and the command palette;
+    # any larger multiple of ``step`` is just as legal.
+    OPEN_LISTED: ClassVar[int] = 11
 
     action_type: str
     label: str
     min: int
-    max: int
+    max: int | None
     step: int = 1
     default: int | None = None
     # What is counted: "$" for money (shown before the number), else a plural word
@@ -48,7 +55,9 @@ class AmountInput(BaseModel):
     unit: str = "$"
 
     def values(self) -> range:
-        return range(self.min, self.max + 1, self.step)
+        """Every legal value, or for an open-ended amount the first ``OPEN_LISTED`` of them."""
+        top = self.max if self.max is not None else self.min + (self.OPEN_LISTED - 1) * self.step
+        return range(self.min, top + 1, self.step)
 
 
 class Prompt(BaseModel):

@@ -39,7 +39,6 @@ from railgames.games.new_england.state import (
 
 LOAN_UNIT = 10
 SERVICE_DIVISOR = 5  # debt service is 20% of the Bank Loan debt
-MAX_NEW_LOANS = 100  # ruling "loan limit": at most $100 of new loans a turn
 MAX_SHIP_LINKS = 5
 STARTING_CASH = 10
 
@@ -179,8 +178,9 @@ class NewEnglandRules(Ruleset[NEState]):
                         f"the ${service_due(r.debt)} debt service otherwise")
             return Prompt(
                 seat=seat, step="Acquire Bank Loans", text=text,
+                # Ruling "no loan limit": the rulebook sets none, so the amount has no upper end.
                 amount=AmountInput(action_type="borrow", label="Borrow", min=low,
-                                   max=max(low, MAX_NEW_LOANS), step=LOAN_UNIT, default=low),
+                                   max=None, step=LOAN_UNIT, default=low),
                 help=f"Loans come in $10 units. Service of 20% is due next (${due} after this loan).",
             )
         if step is Step.RETIRE:
@@ -296,8 +296,6 @@ class NewEnglandRules(Ruleset[NEState]):
                 raise IllegalAction(
                     f"{r.name} must borrow at least ${low}: with ${r.cash} cash and ${r.debt} "
                     f"of debt the coming service could not be paid")
-            if action.amount > max(low, MAX_NEW_LOANS):
-                raise IllegalAction(f"at most ${MAX_NEW_LOANS} of new loans may be taken in a turn")
         elif isinstance(action, Retire):
             self._expect(step, Step.RETIRE, "retire debt")
             if action.amount % LOAN_UNIT:
