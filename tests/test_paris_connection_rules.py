@@ -301,8 +301,17 @@ def test_placements_of_an_open_build_can_be_taken_back(pc: ParisConnectionRules)
     game.undo(seat)
     assert game.state == before and game.record.actions == []
     game.apply(build(seat, "red", (12, 4)))
+    ended = game.snapshot()
     game.apply(end_build(seat))
-    with pytest.raises(IllegalAction, match="a new turn has begun"):
+    # Ending the build may be taken back while the next player has not moved...
+    game.undo(seat)
+    assert game.state == ended
+    game.apply(end_build(seat))
+    following = to_move(game)
+    game.apply(game.legal_actions()[0])
+    assert game.record.actions[-1]["seat"] == following
+    # ...but never once they have.
+    with pytest.raises(IllegalAction, match="not yours"):
         game.undo(seat)
 
 

@@ -321,12 +321,13 @@ class Game:
         self.record.actions.append(action.model_dump(mode="json"))
         return log[start:]
 
-    # --- undo: replay without the last action, within the rules of taking back
+    # --- undo: replay without the taken-back actions, within the rules of taking back
     def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back the last action, or None if it may."""
+        """Why ``seat`` may not take back its last decision now, or None if it may."""
         return self._take_back(seat)[0]
 
     def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last decision and every bot's move that followed it."""
         reason, previous = self._take_back(seat)
         if reason is not None or previous is None:
             raise IllegalAction(f"cannot undo: {reason}")
@@ -335,23 +336,33 @@ class Game:
         self.state = previous.state
 
     def _take_back(self, seat: int) -> tuple[str | None, Game | None]:
-        """The refusal, or None and the game as it was before the last action (one replay)."""
+        """The refusal, or None and the game as it was before ``seat``'s last decision.
+
+        Only bots may have moved since that decision: nobody takes back another
+        person's move, and a bot simply answers again. Nothing is taken back past
+        a dice roll, a draw or a revealed secret (events marked ``chance``).
+        """
         if self.is_over():
             return "the game is over", None
-        if not self.record.actions:
+        actions = self.record.actions
+        if not actions:
             return "there is nothing to take back", None
-        last_index = len(self.record.actions) - 1
-        if self.record.actions[-1].get("seat") != seat:
-            return "the last action was not yours; only your own last action can be taken back", None
+        players = self.players
+        mine = next((i for i in range(len(actions) - 1, -1, -1) if actions[i].get("seat") == seat),
+                    None)
+        if mine is None:
+            return "the last action was not yours, and you have made no move yet", None
+        for later in actions[mine + 1:]:
+            other = later.get("seat")
+            if isinstance(other, int) and 0 <= other < len(players) and not players[other].is_bot:
+                return (f"the last action was not yours: {players[other].name} has moved since, "
+                        "and nobody takes back another player's move"), None
         for event in reversed(self.log):
-            if event.action < last_index:
+            if event.action < mine:
                 break
             if event.chance:
-                return "that action led to a dice roll or a draw, which cannot be taken back", None
-        previous = Game.replay(self.ruleset, self.record, last_index)
-        if self.ruleset.turn_of(self.state) != self.ruleset.turn_of(previous.state):
-            return "a new turn has begun since", None
-        return None, previous
+                return "a dice roll or a draw has happened since, which cannot be taken back", None
+        return None, Game.replay(self.ruleset, self.record, mine)
 
     def snapshot(self) -> Any:
         return copy.deepcopy(self.state)

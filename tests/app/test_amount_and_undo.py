@@ -68,3 +68,36 @@ async def test_an_emptied_loan_field_submits_nothing() -> None:
         await pilot.press("2", "0", "0", "enter")  # no upper end to Bank Loans
         last = screen.session.game.record.actions[-1]
         assert (last["type"], last["amount"]) == ("borrow", 200)
+
+
+def ann_and_two_bots(game: str, seed: int) -> RailgamesApp:
+    players = [PlayerSpec(name="Ann"), PlayerSpec(name="Bob", kind="greedy"),
+               PlayerSpec(name="Cat", kind="greedy")]
+    return RailgamesApp(new_game={"game": game, "players": players, "seed": seed}, bot_delay=0)
+
+
+@run_async
+async def test_u_against_bots_takes_back_your_move_and_their_answers() -> None:
+    app = ann_and_two_bots("steel-driver", 2)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        game = screen.session.game
+        # Ann answers with Enter (the first choice, the offered amount) until a bot has answered.
+        before = len(game.record.actions)
+        for _ in range(20):
+            if any(a["seat"] != 0 for a in game.record.actions[before:]):
+                break
+            count = len(game.record.actions)
+            await pilot.press("enter")
+            await pilot.pause()
+        else:
+            raise AssertionError("the bots never moved")
+        assert screen.session.prompt().seat == 0  # the bots have answered; Ann's turn again
+        answered = list(game.record.actions)
+        assert game.record.actions[count]["seat"] == 0 and len(answered) > count + 1
+        await pilot.press("u")
+        assert game.record.actions == answered[:count]
+        assert screen.session.prompt().seat == 0
+        assert any("bot move" in n.message for n in app._notifications)

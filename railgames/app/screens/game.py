@@ -203,9 +203,11 @@ class GameScreen(Screen[None]):
             self._at_keyboard = previous
             self._hand_off(seat, f"Cannot undo: {reason}.", then)
 
+        # "Press u to take back your move" is offered only when undo would be allowed.
+        can_undo = previous is not None and self.session.game.undo_refusal(previous) is None
         self.app.push_screen(
             HandoffScreen(self.names[seat], seat, self.letters[seat], note=note,
-                          previous=self.names[previous] if previous is not None else None),
+                          previous=self.names[previous] if can_undo and previous is not None else None),
             done,
         )
 
@@ -403,6 +405,7 @@ class GameScreen(Screen[None]):
         self._undo_for(seat)
 
     def _undo_for(self, seat: int) -> None:
+        count = len(self.session.game.record.actions)
         try:
             self.session.undo(seat)
         except IllegalAction as exc:
@@ -411,7 +414,9 @@ class GameScreen(Screen[None]):
         except OSError as exc:
             self.notify(f"Taken back, but could not save: {exc}", severity="error")
         else:
-            self.notify("The last action was taken back.", title="Undo")
+            answers = count - len(self.session.game.record.actions) - 1
+            also = f", and the {answers} bot move{'s' if answers != 1 else ''} after it" if answers else ""
+            self.notify(f"Your last move was taken back{also}.", title="Undo")
         # The same player goes on, so no hand-off follows.
         self._at_keyboard = seat
         self.refresh_all()
