@@ -26,7 +26,7 @@ def play_until(stop: Any, seed: int = 7, max_actions: int = 2000,
     """
     ruleset = load_ruleset("new-england")
     game = Game.new(ruleset, [PlayerSpec(name=n) for n in NAMES], seed=seed)
-    bots = [make_bot("greedy", "new-england", seed + i) for i in range(len(NAMES))]
+    bots = [make_bot("greedy", ruleset, seed + i) for i in range(len(NAMES))]
     for _ in range(max_actions):
         if stop(game):
             return game

@@ -42,11 +42,13 @@ class RandomBot:
         return pick
 
 
-def make_bot(kind: str, game_id: str, seed: int) -> Bot:
+def make_bot(kind: str, ruleset: Ruleset[Any], seed: int) -> Bot:
+    """A bot of ``kind`` for this game: the kernel's random bot, or one the ruleset names."""
     if kind == "random":
         return RandomBot(seed)
-    if kind == "greedy":
-        from railgames.games.bots import greedy_bot
-
-        return greedy_bot(game_id, seed)
-    raise ValueError(f"no bot of kind '{kind}'")
+    makers = ruleset.bot_makers()
+    if kind not in makers:
+        known = ", ".join(["random", *sorted(makers)])
+        raise ValueError(f"{ruleset.title} has no bot of kind '{kind}' (bots: {known})")
+    bot: Bot = makers[kind](seed)
+    return bot

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -156,6 +156,13 @@ class Ruleset(ABC, Generic[S]):
         """
         prompt = self.prompt(state)
         return None if prompt is None else prompt.seat
+
+    def bot_makers(self) -> Mapping[str, Callable[[int], Any]]:
+        """The bots this game offers besides the kernel's random one: kind -> maker(seed).
+
+        Each game names its own bots here, so the kernel never imports a game.
+        """
+        return {}
 
     def view(self, state: S, seat: int | None) -> S:
         """What a seat may see. Fully public games return the state itself."""

@@ -25,7 +25,7 @@ from railgames.app.widgets.render_once import RenderOnce
 from railgames.core.errors import IllegalAction, MalformedAction
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 NARROW = 110  # below this width the panels stack under the board
 WIDE = 150
@@ -72,7 +72,7 @@ class GameScreen(Screen[None]):
         self._players_shown: RenderOnce | None = None
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:

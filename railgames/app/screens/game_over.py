@@ -17,7 +17,7 @@ from railgames.app.session import Session
 from railgames.app.widgets.chart import history_chart
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 PART_NAMES = {
     "cash": "Cash",
@@ -46,7 +46,7 @@ class GameOverScreen(Screen[None]):
         self.session = session
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:

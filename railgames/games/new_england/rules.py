@@ -10,7 +10,7 @@ point to them by name.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
@@ -68,6 +68,12 @@ class NewEnglandRules(Ruleset[NEState]):
     play_time: ClassVar[str] = "60-90 min"
     map_model = NewEnglandMap
     action_adapter = ACTION_ADAPTER
+
+    def bot_makers(self) -> dict[str, Callable[[int], Any]]:
+        # Imported here: the bots import these rules.
+        from railgames.games.new_england.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
 
     map: NewEnglandMap
 

@@ -11,7 +11,7 @@ blanks the other players' holdings and drops the events they alone may see.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -45,6 +45,12 @@ class ParisConnectionRules(Ruleset[PCState]):
     hidden_information: ClassVar[bool] = True
     map_model = ParisConnectionMap
     action_adapter = ACTION_ADAPTER
+
+    def bot_makers(self) -> dict[str, Callable[[int], Any]]:
+        # Imported here: the bots import these rules.
+        from railgames.games.paris_connection.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
 
     map: ParisConnectionMap
 

@@ -16,7 +16,7 @@ in docs/rulings/steel-driver.md; comments below name them.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
@@ -112,6 +112,12 @@ class SteelDriverRules(Ruleset[SDState]):
     play_time: ClassVar[str] = "60-90 min"
     map_model = SteelDriverMap
     action_adapter = ACTION_ADAPTER
+
+    def bot_makers(self) -> dict[str, Callable[[int], Any]]:
+        # Imported here: the bots import these rules.
+        from railgames.games.steel_driver.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
 
     map: SteelDriverMap
 
