@@ -408,6 +408,7 @@ def test_a_bidder_who_cannot_top_the_high_bid_drops_out(ruleset):
     assert o[1] not in game.state.auction.bidders
     dropped = [e for e in events_of(game, "pass_bid") if e.data["seat"] == o[1]]
     assert len(dropped) == 1 and "drops out" in dropped[0].text
+    assert "cannot top the high bid of $" in dropped[0].text
 
 
 def test_a_railway_with_no_cash_cannot_open_the_bidding(ruleset):
@@ -502,6 +503,10 @@ def test_buyers_ship_once_and_everyone_else_twice(ruleset):
         seen.append((game.state.ship_round, seat))
         game.apply(PassShip(seat=seat))
     assert seen == [(1, o[0]), (1, o[2]), (1, o[3]), (2, o[0]), (2, o[1]), (2, o[2]), (2, o[3])]
+    [why] = events_of(game, "sit_out_ship")
+    assert why.data == {"seats": [o[1]]}
+    assert f"{game.players[o[1]].name} bought a Railway Link this turn" in why.text
+    assert "first round" in why.text
 
 
 def shipping_game(ruleset, owners, cubes, players=4):
@@ -704,7 +709,7 @@ def test_final_scoring_adds_link_values_and_repays_loans_with_service(ruleset):
     assert [r.cash for r in game.state.railways] == expected
     assert all(r.debt == 0 for r in game.state.railways)
     parts = result.breakdown[game.players[0].name]
-    assert parts == {"cash": 17, "link_values": values[0], "loans_repaid": -30, "service": -6,
+    assert parts == {"cash": 17, "link_values": values[0], "debt_owed": -30, "service": -6,
                      "total": expected[0]}
 
 

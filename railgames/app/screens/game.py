@@ -351,9 +351,9 @@ class GameScreen(Screen[None]):
     def _city_chosen(self, city: str) -> None:
         if not self.panel.board_level:
             return
-        if not self.panel.choose_key(city):
-            name = self.session.ruleset.city_name(city) if hasattr(self.session.ruleset, "city_name") else city
-            self.refuse(f"{name} is not one of the choices here (the highlighted cities are)")
+        prompt = self.panel.prompt
+        if not self.panel.choose_key(city) and prompt is not None:
+            self.refuse(self.ui.why_not(self.shown_state(), prompt, self.panel._keys(), city))
 
     def _cursor_moved(self, city: str) -> None:
         if self.panel.board_level:

@@ -22,8 +22,9 @@ if TYPE_CHECKING:
 PART_NAMES = {
     "cash": "Cash",
     "link_values": "Link values",
-    "loans_repaid": "Loans repaid",
-    "service": "Service",
+    # What is still owed at the end, taken off the total: shown with a minus.
+    "debt_owed": "Debt owed",
+    "service": "Last service",
     "total": "Total",
 }
 

@@ -451,9 +451,10 @@ class NewEnglandRules(Ruleset[NEState]):
         for s, g in gain.items():
             state.railways[s].income += g
         route = " → ".join(self.city_name(c) for c in action.path)
+        links = len(action.path) - 1
         earned = ", ".join(f"{self._name(state, s)} +{g}" for s, g in sorted(gain.items()))
         log.add(f"{self._name(state, action.seat)} ships a {colour} cube {route} "
-                f"({len(action.path) - 1} links; income {earned}); the cube returns to the cup.",
+                f"({links} link{'s' if links != 1 else ''}; income {earned}); the cube returns to the cup.",
                 "ship", seat=action.seat, colour=colour, path=list(action.path), income=gain)
 
     # ------------------------------------------------------------ the flow of a turn
@@ -495,6 +496,12 @@ class NewEnglandRules(Ruleset[NEState]):
                 state.ship_round = 1
                 state.pending = [s for s in state.seat_order()
                                  if state.railways[s].bought_this_turn is None]
+                buyers = [s for s in state.seat_order() if s not in state.pending]
+                if buyers:
+                    who = " and ".join(self._name(state, s) for s in buyers)
+                    log.add(f"Shipping begins. {who} bought a Railway Link this turn and "
+                            f"{'sit' if len(buyers) > 1 else 'sits'} out the first round "
+                            "(shipping only in the second).", "sit_out_ship", seats=buyers)
             elif step is Step.FINISH:
                 return
             elif step is Step.SHIP:
@@ -621,7 +628,7 @@ class NewEnglandRules(Ruleset[NEState]):
             if state.railways[seat].cash > a.high_bid:
                 return True
             a.bidders.remove(seat)
-            log.add(f"{self._name(state, seat)} cannot bid more than ${a.high_bid} "
+            log.add(f"{self._name(state, seat)} cannot top the high bid of ${a.high_bid} "
                     f"(cash ${state.railways[seat].cash}) and drops out.", "pass_bid", seat=seat)
             for i in range(1, n + 1):
                 nxt = (seat + i) % n
@@ -722,14 +729,15 @@ class NewEnglandRules(Ruleset[NEState]):
             cash_before = r.cash
             if values:
                 r.cash += values
-                log.add(f"{r.name} adds ${values} for {len(r.links)} Railway Links.", "link_values",
+                log.add(f"{r.name} adds ${values} for {len(r.links)} Railway "
+                        f"Link{'s' if len(r.links) != 1 else ''}.", "link_values",
                         seat=seat, cash=values)
             if r.debt:
                 r.cash -= r.debt + service
                 log.add(f"{r.name} repays ${r.debt} of loans and ${service} service.", "repay",
                         seat=seat, cash=-(r.debt + service), debt=-r.debt)
             final[r.name] = {
-                "cash": cash_before, "link_values": values, "loans_repaid": -r.debt,
+                "cash": cash_before, "link_values": values, "debt_owed": -r.debt,
                 "service": -service, "total": r.cash,
             }
             r.debt = 0

@@ -635,7 +635,7 @@ class SteelDriverRules(Ruleset[SDState]):
             if p.cubes > a.high_bid:
                 return
             a.bidders.remove(seat)
-            log.add(f"{p.name} cannot bid more than {a.high_bid} (holds {self._cubes(p.cubes)}) "
+            log.add(f"{p.name} cannot top the high bid of {a.high_bid} (holds {self._cubes(p.cubes)}) "
                     "and is out of this auction.", "pass_bid", seat=seat, forced=True)
             for i in range(1, n + 1):
                 nxt = (seat + i) % n
