@@ -261,6 +261,32 @@ def test_a_city_listed_on_two_growth_cards_gets_two_cubes(ruleset):
     assert cube_counts(game) - before == Counter(cities * 2)
 
 
+def test_a_reshuffle_never_brings_back_a_card_turned_this_turn(ruleset):
+    # Ruling "empty deck": two cards are turned (3 players, two links on offer) with one
+    # left in the deck; the reshuffle takes only the earlier discard.
+    game = start_game(ruleset, 3)
+    state = game.state
+    first, earlier = state.growth_deck[-1], state.growth_deck[0]
+    state.growth_deck, state.growth_discard = [first], [earlier]
+    finish_loans(game)
+    turned = [e.data["cities"] for e in events_of(game, "growth")]
+    assert turned == [ruleset.map.growth_deck[first].cities, ruleset.map.growth_deck[earlier].cities]
+    assert [e.kind for e in events_of(game, "reshuffle")] == ["reshuffle"]
+    assert state.growth_deck == [] and sorted(state.growth_discard) == sorted([first, earlier])
+
+
+def test_no_growth_card_comes_up_twice_in_a_turn(ruleset):
+    # Every card already turned this turn: the step stops rather than turning one again.
+    game = start_game(ruleset, 3)
+    state = game.state
+    only = state.growth_deck[-1]
+    state.growth_deck, state.growth_discard = [only], []
+    finish_loans(game)
+    assert [e.data["cities"] for e in events_of(game, "growth")] == [ruleset.map.growth_deck[only].cities]
+    assert len(events_of(game, "growth_exhausted")) == 1
+    assert state.growth_discard == [only]
+
+
 def test_growth_with_an_empty_cup_draws_nothing_and_says_so(ruleset):
     game = start_game(ruleset, 4)
     state = game.state

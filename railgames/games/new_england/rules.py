@@ -541,14 +541,22 @@ class NewEnglandRules(Ruleset[NEState]):
                         seat=seat, cash=-due)
 
     def _commodity_growth(self, state: NEState, log: EventLog) -> None:
+        # Ruling "empty deck": a reshuffle takes only earlier turns' discards; the cards
+        # turned this turn are still face up on the table and join the discards after.
+        turned: list[int] = []
         for _ in state.current:
             if not state.growth_deck:
+                if not state.growth_discard:
+                    log.add("Every Commodity Growth card has been turned this turn: no more "
+                            "cards come up.", "growth_exhausted")
+                    break
                 state.growth_deck = state.growth_discard
                 state.growth_discard = []
                 state.chance.shuffle(state.growth_deck)
-                log.add("The Commodity Growth deck is reshuffled.", "reshuffle", chance=True)
+                log.add("The Commodity Growth deck is reshuffled from earlier turns' discards.",
+                        "reshuffle", chance=True)
             card = state.growth_deck.pop()
-            state.growth_discard.append(card)
+            turned.append(card)
             cities = self.map.growth_deck[card].cities
             parts = []
             for city in cities:
@@ -558,6 +566,7 @@ class NewEnglandRules(Ruleset[NEState]):
             names = " & ".join(self.city_name(c) for c in cities)
             log.add(f"Commodity Growth card {names}: {'; '.join(parts)}.", "growth",
                     chance=True, cities=list(cities))
+        state.growth_discard.extend(turned)
 
     def _complete_unfinished(self, state: NEState, log: EventLog) -> None:
         for link in state.unfinished:
