@@ -15,6 +15,7 @@ from paris_connection_support import (
     START,
     TOTAL_PER_COMPANY,
     TOWER,
+    VALUE_MARKER,
     build,
     check_invariants,
     end_build,
@@ -67,7 +68,9 @@ def test_the_deal_gives_each_player_the_hand_for_the_player_count(
     for p in game.state.players:
         dealt.update(p.shares or {})
     for c in COMPANIES:
-        assert game.state.supply[c] + dealt[c] + 1 == TOTAL_PER_COMPANY
+        # One in Paris, one marking the value: 31 of the 33 are dealt or stored.
+        assert game.state.supply[c] + dealt[c] == 31
+        assert game.state.supply[c] + dealt[c] + 1 + VALUE_MARKER == TOTAL_PER_COMPANY
     check_invariants(pc, game.state)
 
 

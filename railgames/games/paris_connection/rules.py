@@ -32,6 +32,9 @@ PENALTY_PER_EXTRA = 20
 MAX_BUILD = 5
 
 
+VALUE_MARKER = 1  # each company's value marker is one of its own locomotives
+
+
 class ParisConnectionRules(Ruleset[PCState]):
     id: ClassVar[str] = "paris-connection"
     title: ClassVar[str] = "Paris Connection"
@@ -110,7 +113,9 @@ class ParisConnectionRules(Ruleset[PCState]):
     # ------------------------------------------------------------ set-up
     def setup(self, record: GameRecord, chance: Chance, log: EventLog) -> PCState:
         n = len(record.players)
-        supply = {c.id: c.locomotives - 1 for c in self.map.companies}
+        # Ruling "starting locomotives": of each company's locomotives one stands in Paris and one
+        # marks its value on the score track; only the rest are dealt or stored.
+        supply = {c.id: c.locomotives - 1 - VALUE_MARKER for c in self.map.companies}
         board = {self.map.hex_of(*c.start): [c.id] for c in self.map.companies}
         state = PCState(
             players=[Shareholder(name=p.name, shares={}) for p in record.players],
