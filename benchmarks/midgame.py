@@ -56,7 +56,8 @@ def auction_record(turn: int = 3, seed: int = 7, borrow: int = 0) -> Game:
         if not borrow or game.state.turn != turn:
             return None
         if game.state.step is Step.LOANS:
-            amount = max(prompt.amount.min, min(borrow, prompt.amount.max))
+            top = prompt.amount.max  # None: Bank Loans have no upper end
+            amount = max(prompt.amount.min, borrow if top is None else min(borrow, top))
             return {"type": "borrow", "seat": prompt.seat, "amount": amount}
         if game.state.step is Step.RETIRE:
             return {"type": "retire", "seat": prompt.seat, "amount": 0}
