@@ -415,7 +415,8 @@ class GameScreen(Screen[None]):
             self.notify(f"Taken back, but could not save: {exc}", severity="error")
         else:
             answers = count - len(self.session.game.record.actions) - 1
-            also = f", and the {answers} bot move{'s' if answers != 1 else ''} after it" if answers else ""
+            moves = "the bot move" if answers == 1 else f"the {answers} bot moves"
+            also = f", and {moves} after it" if answers else ""
             self.notify(f"Your last move was taken back{also}.", title="Undo")
         # The same player goes on, so no hand-off follows.
         self._at_keyboard = seat

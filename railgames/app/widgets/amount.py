@@ -83,7 +83,7 @@ class AmountBox(Widget, can_focus=True):
         unit = "" if money else f" {self.unit}"
         steps = f", steps of {sign}{self.step})" if self.step != 1 else ")"
         if self.high is None:
-            text.append(f"  ({sign}{self.low} or more{unit}", style="dim")
+            text.append(f"  (≥{sign}{self.low}{unit}", style="dim")
             text.append(steps, style="dim")
         elif self.high >= self.low:
             text.append(f"  ({sign}{self.low}–{sign}{self.high}{unit}", style="dim")
