@@ -18,6 +18,7 @@ from textual.widget import Widget
 # Digits the field holds: far beyond any amount a game can reach, and short
 # enough to stay on one line.
 MAX_DIGITS = 9
+DIGITS = frozenset("0123456789")  # str.isdigit() would also let "²" through
 
 
 class AmountBox(Widget, can_focus=True):
@@ -91,7 +92,7 @@ class AmountBox(Widget, can_focus=True):
         return text
 
     def on_key(self, event: events.Key) -> None:
-        if event.character and event.character.isdigit():
+        if event.character in DIGITS:
             event.stop()
             event.prevent_default()
             typed = event.character if self._offered else self.text + event.character
