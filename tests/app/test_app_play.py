@@ -127,6 +127,7 @@ async def test_undo_from_the_hand_off_takes_back_your_own_move_but_never_a_draw(
         await pilot.press("enter")  # the first player takes no loan: hand-off to the next
         assert isinstance(app.screen, HandoffScreen)
         assert len(screen.session.game.record.actions) == 1
+        assert "press u" in str(app.screen.query_one("#handoff-box").render())  # undo is allowed
         await pilot.press("u")  # still at the keyboard: take it back
         assert screen.session.game.record.actions == []
         assert app.screen is screen and screen.session.prompt().seat == first
