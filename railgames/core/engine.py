@@ -330,20 +330,21 @@ class Game:
 
     # --- undo: replay without the taken-back actions, within the rules of taking back
     def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back its last decision now, or None if it may."""
+        """Why ``seat`` may not take back its last decision now, or None if it may (no replay)."""
         return self._take_back(seat)[0]
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last decision and every bot's move that followed it."""
-        reason, previous = self._take_back(seat)
-        if reason is not None or previous is None:
+        reason, mine = self._take_back(seat)
+        if reason is not None or mine is None:
             raise IllegalAction(f"cannot undo: {reason}")
+        previous = Game.replay(self.ruleset, self.record, mine)
         previous.record.created = self.record.created
         self.record = previous.record
         self.state = previous.state
 
-    def _take_back(self, seat: int) -> tuple[str | None, Game | None]:
-        """The refusal, or None and the game as it was before ``seat``'s last decision.
+    def _take_back(self, seat: int) -> tuple[str | None, int | None]:
+        """The refusal, or None and the index of ``seat``'s last decision in the record.
 
         Only bots may have moved since that decision: nobody takes back another
         person's move, and a bot simply answers again. Nothing is taken back past
@@ -369,7 +370,7 @@ class Game:
                 break
             if event.chance:
                 return "a dice roll or a draw has happened since, which cannot be taken back", None
-        return None, Game.replay(self.ruleset, self.record, mine)
+        return None, mine
 
     def snapshot(self) -> Any:
         return copy.deepcopy(self.state)
