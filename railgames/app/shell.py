@@ -8,7 +8,7 @@ no circle between them.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from railgames.app.session import Session
@@ -30,3 +30,10 @@ class GameShell(Protocol):
     def to_launcher(self) -> None: ...
 
     def show_game_over(self, session: Session) -> None: ...
+
+    def open_viewer(self, record: GameRecord, kind: str, speed: float = 1.0, start: int = 0,
+                    playing: bool = True) -> None: ...
+
+    def start_demo(self, game_id: str) -> None: ...
+
+    def show_recording_over(self, viewer: Any) -> None: ...
