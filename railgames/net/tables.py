@@ -334,7 +334,9 @@ class TableService:
               players=[s.name for s in table.seats])
 
     def _bots_for(self, table: Table) -> list[Bot]:
-        return [make_bot(s.kind if not s.human else table.bot_kind, table.game_id,
+        assert table.game is not None
+        ruleset = table.game.ruleset
+        return [make_bot(s.kind if not s.human else table.bot_kind, ruleset,
                          table.seed * 7919 + i) for i, s in enumerate(table.seats)]
 
     def leave(self, member: Member) -> None:
