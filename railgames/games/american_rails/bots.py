@@ -37,7 +37,7 @@ from railgames.games.american_rails.rules import (
 from railgames.games.american_rails.state import ARState, Step
 
 REACH = 0.4  # how much a city some hexes away counts, per dollar of its value, at one hex
-BID_SHARE = 0.7  # bid up to this part of what a share is expected to pay
+BID_SHARE = 0.6  # bid up to this part of what a share is expected to pay
 
 
 class GreedyBot:
@@ -61,6 +61,8 @@ class GreedyBot:
         """What one more share of ``company`` should pay over the rounds left."""
         c = state.companies[company]
         held = sum(p.shares.get(company, 0) for p in state.players) + 1
+        # Unsold shares will mostly be sold later and dilute the dividend.
+        held = max(held, round(0.7 * (held - 1 + c.shares_left)))
         income = c.income
         if not c.on_map:
             empty = [rules.map.city_by_id[x].full for x in rules.empty_cities(state)]
