@@ -91,8 +91,9 @@ class CubeOutcome:
     specials: tuple[tuple[str, str], ...] = ()  # special connections the cube completes
 
 
-def dollars(n: int) -> str:
-    return f"-${-n}" if n < 0 else f"${n}"
+def article(word: str) -> str:
+    """'an American', 'a National'."""
+    return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"
 
 
 class AmericanRailsRules(Ruleset[ARState]):
@@ -325,12 +326,12 @@ class AmericanRailsRules(Ruleset[ARState]):
         here = state.hexes.get(h, ())
         where = self.hex_name(h)
         if company in here:
-            return f"{where} already holds a {name} cube; a hex never holds two of one colour"
+            return f"{where} already holds {article(name)} cube; a hex never holds two of one colour"
         terrain = self._terrain[h]
         if terrain in SINGLE_CUBE_TERRAINS and here:
             return f"{where} already holds a cube; a {terrain} hex holds one cube only"
         if not any(company in state.hexes.get(n, ()) for n in self._links[h]):
-            return f"{where} is not next to a {name} cube"
+            return f"{where} is not next to {article(name)} cube"
         if c.supply <= 0:
             return f"the {name} company has no cubes left in its supply"
         cost = self.cube_cost(state, h)
@@ -449,7 +450,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             c = self._in_game(state, action.company)
             name = self.company_name(c.id)
             if state.prep and c.offered_in_prep:
-                raise IllegalAction(f"a {name} share has already been up for auction in the "
+                raise IllegalAction(f"{article(name)} share has already been up for auction in the "
                                     "preparation round")
             if c.shares_left <= 0:
                 raise IllegalAction(f"the {name} company has no shares left to sell")
@@ -588,7 +589,7 @@ class AmericanRailsRules(Ruleset[ARState]):
         state.auction = Auction(company=company, auctioneer=seat,
                                 bidders=[(seat + i) % n for i in range(n)], to_act=seat)
         state.step = Step.BID
-        log.add(f"{self._name(state, seat)} puts a {self.company_name(company)} share up for "
+        log.add(f"{self._name(state, seat)} puts {article(self.company_name(company))} share up for "
                 f"auction (minimum bid ${MINIMUM_BID}).", "offer", seat=seat, company=company)
         self._settle_auction(state, log)
 
@@ -845,7 +846,7 @@ class AmericanRailsRules(Ruleset[ARState]):
         changes = [f"{self.company_name(cid)} {'+' if d >= 0 else '-'}${abs(d)}"
                    for cid, d in outcome.income.items() if d]
         tail = f"; income {', '.join(changes)}" if changes else ""
-        log.add(f"{self._name(state, seat)} places a {self.company_name(company)} cube on "
+        log.add(f"{self._name(state, seat)} places {article(self.company_name(company))} cube on "
                 f"{self.hex_name(h)} for ${outcome.cost}{tail}.", "place_cube", seat=seat,
                 company=company, hex=list(self.map.offset_of(h)), cost=outcome.cost,
                 income=dict(outcome.income))
