@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from american_rails_support import clear_board, fund, give, lay, make_ruleset, quiet_prep, start_game
+from american_rails_support import (
+    clear_board,
+    fund,
+    give,
+    lay,
+    make_ruleset,
+    quiet_prep,
+    start_game,
+)
 from support import assert_refused
 
 from railgames.core.engine import Game

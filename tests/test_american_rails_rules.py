@@ -6,13 +6,11 @@ import pytest
 from american_rails_support import (
     COMPANIES,
     clear_board,
-    develop,
     events,
     fund,
     give,
     lay,
     make_ruleset,
-    my_turn,
     quiet_prep,
     set_money,
     start_game,
@@ -179,7 +177,7 @@ def test_later_columns_go_in_the_order_of_the_markers_above(rules: AmericanRails
     state = game.state
     order = list(state.turn_order)
     spaces = ["expand4", "fund", "pass", "take2"]
-    for seat, space in zip(order, spaces):
+    for seat, space in zip(order, spaces, strict=True):
         game.apply(TakeSpace(seat=seat, space=space))
         if state.step is not Step.CHOOSE:
             game.apply(EndAction(seat=seat))

@@ -188,8 +188,8 @@ class GreedyBot:
             return TakeTwo(seat=seat, source="players" if leader > me.money else "bank")
         # EXPAND
         places = [a for a in prompt.choices if isinstance(a, PlaceCube)]
-        scored = [(self.placement_score(rules, state, seat, a) + 0.001 * jitter(), a) for a in places]
-        best = max(scored, key=lambda t: t[0], default=None)
-        if best is None or best[0] <= 0:
+        placed = [(self.placement_score(rules, state, seat, a) + 0.001 * jitter(), a) for a in places]
+        top = max(placed, key=lambda t: t[0], default=None)
+        if top is None or top[0] <= 0:
             return EndAction(seat=seat)
-        return best[1]
+        return top[1]

@@ -509,9 +509,9 @@ class AmericanRailsRules(Ruleset[ARState]):
             if not p.shares.get(c.id):
                 raise IllegalAction(f"{p.name} holds no {name} share; you expand only companies "
                                     "you hold a share of")
-            why = self.placement_refusal(state, c.id, self.map.hex_of(*action.hex))
-            if why is not None:
-                raise IllegalAction(why)
+            refusal = self.placement_refusal(state, c.id, self.map.hex_of(*action.hex))
+            if refusal is not None:
+                raise IllegalAction(refusal)
         elif isinstance(action, EndAction):
             self._expect(state, (Step.OFFER, Step.DEVELOP, Step.FUND, Step.TAKE, Step.EXPAND),
                          "end an action")
