@@ -223,7 +223,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             low = self.minimum_bid(a)
             return Prompt(
                 seat=a.to_act, step="Auction",
-                text=f"{bidder.name} (${bidder.money}): a {company} share is up ({high}); bid or pass",
+                text=f"{bidder.name} (${bidder.money}): {article(company)} share is up ({high}); bid or pass",
                 choices=[PassBid(seat=a.to_act)],
                 amount=AmountInput(action_type="bid", label="Bid", min=low, max=bidder.money,
                                    default=low),
