@@ -244,17 +244,18 @@ class AmericanRailsUI(GameUI):
 
     def final_scores(self, state: Any, names: Sequence[str]) -> RenderableType | None:
         s: ARState = state
-        if s.final is None:
+        final = s.final
+        if final is None:
             return None
         result = self.ruleset.result(s)
         winners = set(result.winners) if result else set()
         table = Table(expand=False, padding=(0, 1))
         for head in ("Player", "Start", "Dividends", "Take $2", "Shares bought", "Money"):
             table.add_column(head, justify="left" if head == "Player" else "right")
-        order = sorted(range(len(s.players)), key=lambda i: -s.final[s.players[i].name]["total"])
+        order = sorted(range(len(s.players)), key=lambda i: -final[s.players[i].name]["total"])
         for seat in order:
             p = s.players[seat]
-            parts = s.final[p.name]
+            parts = final[p.name]
             star = "★ " if p.name in winners else "  "
             table.add_row(Text(star + p.name, style=player_style(seat)), f"${parts['start']}",
                           f"${parts['dividends']}", f"{parts['take_two']:+d}", f"-${-parts['shares']}",
