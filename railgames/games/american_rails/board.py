@@ -293,6 +293,37 @@ def track_text(state: ARState, names: Sequence[str]) -> Text:
     return text
 
 
+def companies_compact(rules: AmericanRailsRules, state: ARState) -> Text:
+    """The companies in 24 columns: letter, income, treasury, cubes, shares unsold."""
+    text = Text()
+    text.append(f"{state.year} Inc. Treas Cub Sh", style="bold")
+    for c in state.company_list():
+        text.append("\n")
+        text.append_text(company_chip(rules, c.id))
+        income = f"${c.income}" if c.on_map else "off"
+        text.append(f" {income:>5} {'$' + str(c.treasury):>5} {c.supply:>3} {c.shares_left}/{c.shares}")
+    return text
+
+
+def track_compact(state: ARState, names: Sequence[str]) -> Text:
+    """The action track upright in 13 columns: a row per space, a column per phase."""
+    letters = player_letters(names)
+    text = Text()
+    text.append("Track  1 2 3", style="bold")
+    for space in ACTION_TRACK:
+        text.append(f"\n{space.short:<6}")
+        for phase in range(3):
+            column = state.columns[phase] if phase < len(state.columns) else {}
+            seat = column.get(space.id)
+            text.append(" ")
+            if seat is None:
+                current = not state.prep and phase == state.phase
+                text.append("·", style="" if current else "dim")
+            else:
+                text.append(letters[seat], style="reverse " + player_style(seat))
+    return text
+
+
 # ------------------------------------------------------------------- under the board
 
 

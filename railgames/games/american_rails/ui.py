@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -32,9 +32,11 @@ from railgames.games.american_rails.actions import (
 from railgames.games.american_rails.board import (
     COMPANY_STYLES,
     city_mark,
+    companies_compact,
     companies_text,
     company_chip,
     hex_id,
+    track_compact,
     track_text,
 )
 from railgames.games.american_rails.rules import AmericanRailsRules
@@ -42,6 +44,27 @@ from railgames.games.american_rails.state import ARState, Step
 
 END_KEY = "end"
 COMPANY_PREFIX = "co:"
+
+
+class SideBySide:
+    """The investors over the companies and the action track, or, where the panel is as
+    wide as the screen (and so short), the three side by side in compact form."""
+
+    WIDE_ENOUGH = 76
+
+    def __init__(self, players: Table, stacked: RenderableType, compact: list[Text]) -> None:
+        self.players, self.stacked, self.compact = players, stacked, compact
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if options.max_width < self.WIDE_ENOUGH:
+            yield Group(self.players, self.stacked)
+            return
+        grid = Table.grid(padding=(0, 2), expand=True)
+        grid.add_column(ratio=1)
+        grid.add_column(no_wrap=True)
+        grid.add_column(no_wrap=True)
+        grid.add_row(self.players, *self.compact)
+        yield grid
 
 
 class AmericanRailsUI(GameUI):
@@ -206,7 +229,8 @@ class AmericanRailsUI(GameUI):
             if kinds[seat] != "human" and "bot" not in p.name:
                 name.append(f" ({kinds[seat]} bot)", style="dim")
             table.add_row(name, f"${p.money}", self.shares_text(p.shares))
-        return Group(table, companies_text(self.ruleset, state), track_text(state, names))
+        return SideBySide(table, Group(companies_text(self.ruleset, state), track_text(state, names)),
+                          [companies_compact(self.ruleset, state), track_compact(state, names)])
 
     def preview(self, width: int = 44, height: int = 12) -> Text:
         """The map in miniature: a city's full value where it stands, terrain as dots."""
