@@ -108,7 +108,10 @@ class AmericanRailsUI(GameUI):
             changes = ", ".join(f"{rules.company_name(k)} {'+' if v >= 0 else '-'}${abs(v)}"
                                 for k, v in outcome.income.items() if v)
             tail = f"; income {changes}" if changes else ""
-            return f"{rules.hex_name(h)}: ${outcome.cost}{tail}"
+            city = rules.map.city_at.get(h)
+            where = city.name if city is not None else (
+                f"{rules.map.terrain[h].capitalize()} [{action.hex[0]},{action.hex[1]}]")
+            return f"{where}: ${outcome.cost}{tail}"
         if isinstance(action, EndAction):
             return "Stop placing cubes" if state.step is Step.EXPAND else "Leave the action undone"
         if isinstance(action, PassBid):
