@@ -87,3 +87,110 @@ async def test_a_person_and_two_bots_play_to_the_end_by_keyboard() -> None:
             assert name in text and f"${score}" in text
         saved = load_record(app.session.save_path)
         assert Game.replay(load_ruleset(GAME), saved).result() == result
+
+
+def expanding_record(seed: int = 5) -> Any:
+    """A greedy bots' game cut where the first seat (a person) is to place an Expand cube."""
+    from railgames.core.simulate import bot_players, play_bot_game
+
+    from tests.app.driving import first_index, truncated
+
+    rules = load_ruleset(GAME)
+    record = play_bot_game(rules, bot_players(3, "greedy"), seed).record.model_copy(deep=True)
+    record.players = [PlayerSpec(name="Ann"), PlayerSpec(name="Ada", kind="greedy"),
+                      PlayerSpec(name="Ben", kind="greedy")]
+    upto = first_index(record, lambda g: g.state.step == "expand" and g.state.acting == 0
+                       and len(g.prompt().choices) > 3)
+    return truncated(record, upto)
+
+
+@run_async
+async def test_expanding_shows_prices_on_the_board_and_the_income_change_before_enter() -> None:
+    from railgames.app.saves import saves_dir
+    from railgames.core.record import save_record
+    from railgames.games.american_rails.actions import PlaceCube
+
+    path = saves_dir() / "ar.json"
+    save_record(expanding_record(), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        state = screen.session.state
+        rules = screen.session.ruleset
+        prompt = screen.session.prompt()
+        first = next(a for a in prompt.choices if isinstance(a, PlaceCube))
+        await pilot.press("enter")  # the first company in the list
+        await pilot.pause()
+        board = screen.board
+        assert board.expanding == first.company
+        legal = {f"{a.hex[0]},{a.hex[1]}" for a in prompt.choices
+                 if isinstance(a, PlaceCube) and a.company == first.company}
+        assert set(board.highlighted) == legal
+        # Each legal hex shows its price on the board.
+        for key in legal:
+            col, row = (int(p) for p in key.split(","))
+            price = rules.cube_cost(state, rules.map.hex_of(col, row))
+            assert board.hex_text(key).startswith(f"${price}")
+        # A city among them? The cursor line tells the income change before Enter.
+        target = next(iter(sorted(legal)))
+        board.move_cursor_to(target)
+        await pilot.pause()
+        col, row = (int(p) for p in target.split(","))
+        outcome = rules.cube_outcome(state, first.company, rules.map.hex_of(col, row))
+        text = screen_text(app)
+        assert f"{rules.company_name(first.company)} here: ${outcome.cost}" in text
+        before = len(actions_of(app))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(actions_of(app)) == before + 1
+        last = actions_of(app)[-1]
+        assert last["type"] == "place_cube" and last["company"] == first.company
+        assert tuple(last["hex"]) == (col, row)
+
+
+@run_async
+async def test_at_80_by_24_the_choices_stay_in_view() -> None:
+    from railgames.app.saves import saves_dir
+    from railgames.core.record import save_record
+
+    path = saves_dir() / "ar-small.json"
+    save_record(expanding_record(), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "which company?" in text and "Stop placing cubes" in text
+        assert "Track  1 2 3" in text and "Inc. Treas" in text
+
+
+@run_async
+async def test_the_board_draws_values_marks_terrain_and_cubes() -> None:
+    from railgames.app.saves import saves_dir
+    from railgames.core.record import save_record
+
+    path = saves_dir() / "ar-board.json"
+    save_record(expanding_record(), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        board = screen.board
+        state = screen.session.state
+        m = screen.session.ruleset.map
+        assert state.developed, "the record has developed cities"
+        for city in m.cities:
+            key = f"{city.col},{city.row}"
+            top, bottom = board.hex_text(key).split("|")
+            sep = "■" if city.never_develop else ("^" if city.id in state.developed else "/")
+            assert top == f"{city.full}{sep}{city.shared}", city.name
+            letters = "".join(m.company_by_id[c].letter for c in state.hexes.get(m.city_hex[city.id], []))
+            if len(letters) <= 3:
+                assert bottom.strip() == letters
+        glyphs = {"plains": ".", "forest": "♣", "mountain": "▲"}
+        for h, terrain in m.terrain.items():
+            key = "{},{}".format(*m.offset_of(h))
+            if terrain in glyphs and key not in board.highlighted:  # marked hexes show a price
+                assert board.hex_text(key)[:3].strip() == glyphs[terrain]
