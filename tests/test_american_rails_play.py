@@ -139,10 +139,10 @@ def test_greedy_bot_starts_a_company_on_a_valuable_city(rules: AmericanRailsRule
 
 
 # ---------------------------------------------------------------- registration and the CLI
-def test_registered_for_the_cli_but_not_yet_in_the_launcher() -> None:
+def test_registered_for_the_cli_and_in_the_launcher() -> None:
     assert "american-rails" in GAMES and "american-rails" in GREEDY
-    assert "american-rails" in NOT_IN_LAUNCHER
-    assert "american-rails" not in [g.id for g in playable_games()]
+    assert "american-rails" not in NOT_IN_LAUNCHER
+    assert "american-rails" in [g.id for g in playable_games()]
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

@@ -92,7 +92,6 @@ async def test_a_person_and_two_bots_play_to_the_end_by_keyboard() -> None:
 def expanding_record(seed: int = 5) -> Any:
     """A greedy bots' game cut where the first seat (a person) is to place an Expand cube."""
     from railgames.core.simulate import bot_players, play_bot_game
-
     from tests.app.driving import first_index, truncated
 
     rules = load_ruleset(GAME)
