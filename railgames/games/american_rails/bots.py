@@ -144,7 +144,9 @@ class GreedyBot:
         if step is Step.BID:
             a = state.auction
             assert a is not None and prompt.amount is not None
-            limit = min(me.money, int(BID_SHARE * self.share_value(rules, state, a.company)))
+            # Each bot values shares a little differently, as players do.
+            taste = 0.8 + 0.4 * self.rng.random()
+            limit = min(me.money, int(BID_SHARE * taste * self.share_value(rules, state, a.company)))
             if prompt.amount.min <= limit:
                 return Bid(seat=seat, amount=prompt.amount.min)
             return PassBid(seat=seat)
