@@ -89,8 +89,9 @@ async def test_a_person_and_two_bots_play_to_the_end_by_keyboard() -> None:
         assert Game.replay(load_ruleset(GAME), saved).result() == result
 
 
-def expanding_record(seed: int = 5) -> Any:
-    """A greedy bots' game cut where the first seat (a person) is to place an Expand cube."""
+def expanding_record(seed: int = 5, developed: int = 0) -> Any:
+    """A greedy bots' game cut where the first seat (a person) is to place an Expand cube
+    (with at least ``developed`` cities developed)."""
     from railgames.core.simulate import bot_players, play_bot_game
     from tests.app.driving import first_index, truncated
 
@@ -99,7 +100,7 @@ def expanding_record(seed: int = 5) -> Any:
     record.players = [PlayerSpec(name="Ann"), PlayerSpec(name="Ada", kind="greedy"),
                       PlayerSpec(name="Ben", kind="greedy")]
     upto = first_index(record, lambda g: g.state.step == "expand" and g.state.acting == 0
-                       and len(g.prompt().choices) > 3)
+                       and len(g.prompt().choices) > 3 and len(g.state.developed) >= developed)
     return truncated(record, upto)
 
 
@@ -170,7 +171,7 @@ async def test_the_board_draws_values_marks_terrain_and_cubes() -> None:
     from railgames.core.record import save_record
 
     path = saves_dir() / "ar-board.json"
-    save_record(expanding_record(), path)
+    save_record(expanding_record(developed=2), path)
     app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -180,14 +181,20 @@ async def test_the_board_draws_values_marks_terrain_and_cubes() -> None:
         state = screen.session.state
         m = screen.session.ruleset.map
         assert state.developed, "the record has developed cities"
+        marks: set[str] = set()
         for city in m.cities:
             key = f"{city.col},{city.row}"
             top, bottom = board.hex_text(key).split("|")
             sep = "■" if city.never_develop else ("^" if city.id in state.developed else "/")
-            assert top == f"{city.full}{sep}{city.shared}", city.name
+            if key in board.highlighted:  # a city a cube may go to now shows its price
+                assert top.startswith("$")
+            else:
+                assert top == f"{city.full}{sep}{city.shared}", city.name
+                marks.add(sep)
             letters = "".join(m.company_by_id[c].letter for c in state.hexes.get(m.city_hex[city.id], []))
             if len(letters) <= 3:
                 assert bottom.strip() == letters
+        assert marks == {"■", "^", "/"}
         glyphs = {"plains": ".", "forest": "♣", "mountain": "▲"}
         for h, terrain in m.terrain.items():
             key = "{},{}".format(*m.offset_of(h))
