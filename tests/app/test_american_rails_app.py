@@ -200,3 +200,25 @@ async def test_the_board_draws_values_marks_terrain_and_cubes() -> None:
             key = "{},{}".format(*m.offset_of(h))
             if terrain in glyphs and key not in board.highlighted:  # marked hexes show a price
                 assert board.hex_text(key)[:3].strip() == glyphs[terrain]
+
+
+@run_async
+async def test_from_the_launcher_a_new_game_starts_with_the_banker() -> None:
+    from railgames.app.screens.launcher import LauncherScreen
+    from railgames.app.screens.setup import SetupScreen
+
+    app = RailgamesApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, LauncherScreen)
+        for _ in range(3):
+            await pilot.press("down")
+        assert app.screen.selected == GAME
+        await pilot.press("enter")
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.session.ruleset.id == GAME
+        assert "Preparation round" in screen_text(app)
+        assert screen.session.prompt().step == "Preparation round"
