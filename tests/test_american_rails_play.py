@@ -191,3 +191,31 @@ def test_a_player_can_take_back_their_own_last_action(rules: AmericanRailsRules)
     assert game.undo_refusal((seat + 1) % 3) is not None
     game.undo(seat)
     assert game.state == before and len(game.record.actions) == count
+
+
+# ---------------------------------------------------------------- rules as data (demos, narration)
+def test_every_event_names_rules_the_book_explains(rules: AmericanRailsRules) -> None:
+    import re
+    from importlib import resources
+
+    from railgames.core.demo import demo_game
+    from railgames.core.narration import rules_fired
+    from railgames.core.rulebook import rulebook
+
+    book = rulebook("american-rails")
+    for players in (3, 5):
+        for kind in ("greedy", "random"):
+            played = play_checked(rules, players, seed=players * 11, kind=kind)
+            for event in played.log:
+                assert event.rules, f"the '{event.kind}' event names no rule: {event.text}"
+                assert all(r in book for r in event.rules)
+    source = (ROOT / "railgames" / "games" / "american_rails" / "rules.py").read_text()
+    assert source.count("log.add(") == source.count("rule=")
+    texts = resources.files("railgames.games.american_rails").joinpath("rule_texts.py").read_text()
+    ids = dict(re.findall(r'^([A-Z_]+) = "([a-z]+\.[a-z_]+)"$', texts, re.M))
+    used = set(re.findall(r"\bR\.([A-Z_]+)\b", source))
+    assert {ids[name] for name in used} == {r.id for r in book}
+    help_md = resources.files("railgames.games.american_rails").joinpath("help.md").read_text()
+    headings = {line.lstrip("#").strip() for line in help_md.splitlines() if line.startswith("## ")}
+    assert all(r.help in headings and len(r.full) > len(r.short) for r in book)
+    assert set(book.main_rules()) <= rules_fired(demo_game("american-rails").log)

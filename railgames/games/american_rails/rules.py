@@ -26,6 +26,7 @@ from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex
 from railgames.core.record import GameRecord
 from railgames.core.rng import Chance
+from railgames.games.american_rails import rule_texts as R
 from railgames.games.american_rails.actions import (
     ACTION_ADAPTER,
     Bid,
@@ -164,16 +165,16 @@ class AmericanRailsRules(Ruleset[ARState]):
             c.supply = 0
             c.shares_left = 0
             log.add(f"Three players: the {self.company_name(out)} company is drawn and put back "
-                    "in the box with its cubes and shares.", "company_removed", chance=True,
+                    "in the box with its cubes and shares.", "company_removed", rule=R.SETUP, chance=True,
                     company=out)
         for c in state.company_list():
             c.supply -= 1  # one cube goes on the income track's zero space
         state.bank_out = money * n
         log.add(f"Set-up: each player receives ${money}; {len(state.company_list())} companies; "
-                f"{m.development_markers} development markers; the year is {FIRST_YEAR}.", "setup",
+                f"{m.development_markers} development markers; the year is {FIRST_YEAR}.", "setup", rule=R.SETUP,
                 money=money)
         log.add(f"The preparation round: one share of each company is auctioned. "
-                f"{self._name(state, 0)}, the banker, picks the first.", "prep")
+                f"{self._name(state, 0)}, the banker, picks the first.", "prep", rule=R.PREP)
         state.acting = 0
         state.turn = 1
         return state
@@ -532,14 +533,14 @@ class AmericanRailsRules(Ruleset[ARState]):
             assert a is not None
             a.high_bid, a.high_seat = action.amount, seat
             log.add(f"{name} bids ${action.amount} for the {self.company_name(a.company)} share.",
-                    "bid", seat=seat, amount=action.amount)
+                    "bid", rule=R.AUCTION, seat=seat, amount=action.amount)
             self._next_bidder(state, seat, log)
         elif isinstance(action, PassBid):
             a = state.auction
             assert a is not None
             a.bidders.remove(seat)
             a.last_pass = seat
-            log.add(f"{name} passes and is out of this auction.", "pass_bid", seat=seat)
+            log.add(f"{name} passes and is out of this auction.", "pass_bid", rule=R.AUCTION, seat=seat)
             self._next_bidder(state, seat, log)
         elif isinstance(action, PlaceStart):
             a = state.auction
@@ -557,14 +558,14 @@ class AmericanRailsRules(Ruleset[ARState]):
             c.treasury += FUND_AMOUNT
             state.bank_out += FUND_AMOUNT
             log.add(f"{name} funds the {self.company_name(c.id)} company: ${FUND_AMOUNT} from the "
-                    f"bank (treasury ${c.treasury}).", "fund", seat=seat, company=c.id,
+                    f"bank (treasury ${c.treasury}).", "fund", rule=R.FUND, seat=seat, company=c.id,
                     treasury=FUND_AMOUNT)
             self._end_turn(state, log)
         elif isinstance(action, TakeTwo):
             self._take_two(state, seat, action.source, log)
             self._end_turn(state, log)
         elif isinstance(action, ExpandTwo):
-            log.add(f"{name} takes Expand 2 instead of $2.", "expand_two", seat=seat)
+            log.add(f"{name} takes Expand 2 instead of $2.", "expand_two", rule=R.TAKE_TWO, seat=seat)
             self._begin_expand(state, EXPAND_CUBES["take2"], log)
         elif isinstance(action, PlaceCube):
             self._place_cube(state, seat, action.company, self.map.hex_of(*action.hex), log)
@@ -576,7 +577,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             what = {Step.OFFER: "auctions no share", Step.DEVELOP: "develops no city",
                     Step.FUND: "funds no company", Step.TAKE: "takes no money",
                     Step.EXPAND: "places no more cubes" if state.expand_placed else "places no cubes"}
-            log.add(f"{name} {what[state.step]}.", "end_action", seat=seat)
+            log.add(f"{name} {what[state.step]}.", "end_action", rule=R.LEAVE_UNDONE, seat=seat)
             self._end_turn(state, log)
         self._advance(state, log)
 
@@ -590,7 +591,7 @@ class AmericanRailsRules(Ruleset[ARState]):
                                 bidders=[(seat + i) % n for i in range(n)], to_act=seat)
         state.step = Step.BID
         log.add(f"{self._name(state, seat)} puts {article(self.company_name(company))} share up for "
-                f"auction (minimum bid ${MINIMUM_BID}).", "offer", seat=seat, company=company)
+                f"auction (minimum bid ${MINIMUM_BID}).", "offer", rule=R.AUCTION, seat=seat, company=company)
         self._settle_auction(state, log)
 
     def _next_bidder(self, state: ARState, after: int, log: EventLog) -> None:
@@ -619,7 +620,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             a.bidders.remove(a.to_act)
             a.last_pass = a.to_act
             log.add(f"{p.name} has ${p.money}, less than a bid of ${self.minimum_bid(a)}, and "
-                    "passes.", "pass_bid", seat=a.to_act, forced=True)
+                    "passes.", "pass_bid", rule=R.AUCTION, seat=a.to_act, forced=True)
             for i in range(1, n + 1):
                 nxt = (a.to_act + i) % n
                 if nxt in a.bidders and nxt != a.high_seat:
@@ -637,7 +638,7 @@ class AmericanRailsRules(Ruleset[ARState]):
         c.shares_left -= 1
         c.shares_removed += 1
         log.add(f"Nobody bids: the {self.company_name(c.id)} share is removed from the game "
-                f"({c.shares_left} left).", "share_removed", company=c.id)
+                f"({c.shares_left} left).", "share_removed", rule=R.AUCTION, company=c.id)
         state.auction = None
         if state.prep:
             # The last player to pass picks the next company.
@@ -660,7 +661,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             c.shares_left = 0
             log.add(f"{p.name} wins the {name} share, but no city is empty for the company to "
                     f"start on: that share and the rest of the {name} shares ({removed} in all) "
-                    "are removed from the game.", "shares_removed", seat=seat, company=c.id,
+                    "are removed from the game.", "shares_removed", rule=R.AUCTION, seat=seat, company=c.id,
                     shares=removed)
             state.auction = None
             self._after_sale(state, seat, log)
@@ -670,7 +671,7 @@ class AmericanRailsRules(Ruleset[ARState]):
         c.treasury += bid
         c.shares_left -= 1
         p.shares[c.id] = p.shares.get(c.id, 0) + 1
-        log.add(f"{p.name} buys the {name} share for ${bid}, paid into its treasury.", "sale",
+        log.add(f"{p.name} buys the {name} share for ${bid}, paid into its treasury.", "sale", rule=R.AUCTION,
                 seat=seat, company=c.id, cash=-bid, treasury=bid)
         if c.on_map:
             state.auction = None
@@ -688,7 +689,7 @@ class AmericanRailsRules(Ruleset[ARState]):
         state.hexes.setdefault(h, []).append(company)
         c.income = self._city[city].full
         log.add(f"{self._name(state, seat)} starts the {self.company_name(company)} company in "
-                f"{self.city_name(city)}: income ${c.income}.", "start", seat=seat, company=company,
+                f"{self.city_name(city)}: income ${c.income}.", "start", rule=R.FIRST_CUBE, seat=seat, company=company,
                 city=city, income=c.income)
 
     def _after_sale(self, state: ARState, winner: int, log: EventLog) -> None:
@@ -696,7 +697,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             if winner not in state.turn_order:
                 state.turn_order.append(winner)
                 log.add(f"{self._name(state, winner)} takes space {len(state.turn_order)} of the "
-                        "turn order track.", "turn_order", seat=winner,
+                        "turn order track.", "turn_order", rule=R.PREP, seat=winner,
                         position=len(state.turn_order))
             self._next_prep_offer(state, winner, log)
         else:
@@ -714,17 +715,17 @@ class AmericanRailsRules(Ruleset[ARState]):
             state.turn_order.append(s)
         if rest:
             log.add("Players without shares take the last turn order spaces: "
-                    + ", ".join(self._name(state, s) for s in rest) + ".", "turn_order_rest",
+                    + ", ".join(self._name(state, s) for s in rest) + ".", "turn_order_rest", rule=R.PREP,
                     seats=rest)
         state.prep = False
         log.add("The preparation round is over. Turn order: "
-                + ", ".join(self._name(state, s) for s in state.turn_order) + ".", "prep_over")
+                + ", ".join(self._name(state, s) for s in state.turn_order) + ".", "prep_over", rule=R.PREP)
         self._begin_round(state, log)
 
     # ------------------------------------------------------------ the action track
     def _begin_round(self, state: ARState, log: EventLog) -> None:
         state.columns = [{} for _ in range(PHASES)]
-        log.add(f"{state.year} begins.", "year", year=state.year)
+        log.add(f"{state.year} begins.", "year", rule=R.TRACK, year=state.year)
         self._begin_phase(state, 0, log)
 
     def _begin_phase(self, state: ARState, phase: int, log: EventLog) -> None:
@@ -742,7 +743,7 @@ class AmericanRailsRules(Ruleset[ARState]):
     def _take_space(self, state: ARState, seat: int, space: str, log: EventLog) -> None:
         state.columns[state.phase][space] = seat
         log.add(f"{self._name(state, seat)} moves to {self.space_label(space)} in column "
-                f"{state.phase + 1}.", "take_space", seat=seat, space=space, column=state.phase)
+                f"{state.phase + 1}.", "take_space", rule=R.TRACK, seat=seat, space=space, column=state.phase)
         state.acting = seat
         if space == "pass":
             self._end_turn(state, log)
@@ -778,7 +779,7 @@ class AmericanRailsRules(Ruleset[ARState]):
                    Step.EXPAND: "no cube can be placed",
                    Step.OFFER: "no company has a share left to sell"}[step]
             log.add(f"{self._name(state, seat)} can do nothing more with this action ({why}).",
-                    "end_action", seat=seat, forced=True)
+                    "end_action", rule=R.LEAVE_UNDONE, seat=seat, forced=True)
             self._end_turn(state, log)
 
     def _end_turn(self, state: ARState, log: EventLog) -> None:
@@ -808,7 +809,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             state.companies[cid].income += gain
         log.add(f"{self._name(state, seat)} develops {self.city_name(city)}: "
                 + ", ".join(f"{self.company_name(c)} +${gain}" for c in here)
-                + f" ({state.dev_supply} markers left).", "develop", seat=seat, city=city,
+                + f" ({state.dev_supply} markers left).", "develop", rule=R.DEVELOP, seat=seat, city=city,
                 companies=list(here), gain=gain)
 
     def _take_two(self, state: ARState, seat: int, source: str, log: EventLog) -> None:
@@ -817,7 +818,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             p.money += TAKE_AMOUNT
             p.take_two += TAKE_AMOUNT
             state.bank_out += TAKE_AMOUNT
-            log.add(f"{p.name} takes ${TAKE_AMOUNT} from the bank.", "take_two", seat=seat,
+            log.add(f"{p.name} takes ${TAKE_AMOUNT} from the bank.", "take_two", rule=R.TAKE_TWO, seat=seat,
                     cash=TAKE_AMOUNT)
             return
         paid = []
@@ -830,7 +831,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             state.bank_out -= amount
             paid.append(f"{q.name} ${amount}")
         log.add(f"{p.name} makes every other player pay the bank: " + ", ".join(paid) + ".",
-                "take_two_players", seat=seat)
+                "take_two_players", rule=R.TAKE_TWO, seat=seat)
 
     def _place_cube(self, state: ARState, seat: int, company: str, h: Hex, log: EventLog) -> None:
         outcome = self.cube_outcome(state, company, h)
@@ -847,13 +848,13 @@ class AmericanRailsRules(Ruleset[ARState]):
                    for cid, d in outcome.income.items() if d]
         tail = f"; income {', '.join(changes)}" if changes else ""
         log.add(f"{self._name(state, seat)} places {article(self.company_name(company))} cube on "
-                f"{self.hex_name(h)} for ${outcome.cost}{tail}.", "place_cube", seat=seat,
+                f"{self.hex_name(h)} for ${outcome.cost}{tail}.", "place_cube", rule=(R.EXPAND, R.INCOME), seat=seat,
                 company=company, hex=list(self.map.offset_of(h)), cost=outcome.cost,
                 income=dict(outcome.income))
         for a, b in outcome.specials:
             log.add(f"Special connection: the {self.company_name(company)} company joins "
                     f"{self.city_name(a)} and {self.city_name(b)}: +${SPECIAL_BONUS} income.",
-                    "special", company=company, cities=[a, b])
+                    "special", rule=R.SPECIAL, company=company, cities=[a, b])
 
     # ------------------------------------------------------------ dividends and the end
     def _dividends(self, state: ARState, log: EventLog) -> None:
@@ -873,7 +874,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             log.add(f"{self.company_name(c.id)} pays ${per_share} a share (income ${c.income} "
                     f"over {held} share{'s' if held != 1 else ''} held): " + ", ".join(
                         f"{p.name} ${p.shares[c.id] * per_share}" for p in state.players
-                        if p.shares.get(c.id)) + ".", "dividend", company=c.id,
+                        if p.shares.get(c.id)) + ".", "dividend", rule=R.DIVIDEND, company=c.id,
                     per_share=per_share)
         state.history.append([(paid[s], p.money) for s, p in enumerate(state.players)])
 
@@ -898,7 +899,7 @@ class AmericanRailsRules(Ruleset[ARState]):
         state.turn_order = [last[s] for s in SPACE_IDS if s in last]
         state.year += 1
         log.add("New turn order: " + ", ".join(self._name(state, s) for s in state.turn_order)
-                + ".", "turn_order_new", order=list(state.turn_order))
+                + ".", "turn_order_new", rule=R.TRACK, order=list(state.turn_order))
         self._begin_round(state, log)
 
     def _finish(self, state: ARState, reason: str, log: EventLog) -> None:
@@ -913,7 +914,7 @@ class AmericanRailsRules(Ruleset[ARState]):
         }
         result = self.result(state)
         assert result is not None
-        log.add(f"The game ends: {reason}. " + result.summary("$"), "game_over")
+        log.add(f"The game ends: {reason}. " + result.summary("$"), "game_over", rule=R.GAME_END)
 
     def result(self, state: ARState) -> Result | None:
         if state.final is None:
