@@ -17,6 +17,7 @@ are in docs/rulings/american-rails.md; comments below name them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -112,6 +113,12 @@ class AmericanRailsRules(Ruleset[ARState]):
     action_adapter = ACTION_ADAPTER
 
     map: AmericanRailsMap
+
+    def bot_makers(self) -> dict[str, Callable[[int], Any]]:
+        # Imported here: the bots import these rules.
+        from railgames.games.american_rails.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
 
     def __init__(self, game_map: AmericanRailsMap) -> None:  # type: ignore[override]
         super().__init__(game_map)
