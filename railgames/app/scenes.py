@@ -116,6 +116,19 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         record = _record(game_id="steel-driver")
         return RailgamesApp(load_path=_saved(record, folder, "sd-over.json"), bot_delay=0), []
 
+    def ar_board() -> tuple[Any, list[str]]:
+        # American Rails mid-game: an Expand action under way; Enter picks the first
+        # company, whose legal hexes show their prices on the board.
+        record = _record(game_id="american-rails")
+        mid = _upto(record, lambda g: g.state.step == "expand" and g.state.year >= 1853
+                    and len(g.prompt().choices) >= 4, start=len(record.actions) // 3)
+        return RailgamesApp(load_path=_saved(mid, folder, "ar-board.json"), bot_delay=0,
+                            handoff=False), ["enter"]
+
+    def ar_game_over() -> tuple[Any, list[str]]:
+        record = _record(game_id="american-rails")
+        return RailgamesApp(load_path=_saved(record, folder, "ar-over.json"), bot_delay=0), []
+
     def demo() -> tuple[Any, list[str]]:
         # A New England demo in its fourth turn, paused where a rule is explained in full
         # for the first time (a loan forced by the coming debt service).
@@ -139,5 +152,7 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         "sd_board": sd_board,
         "sd_claim": sd_claim,
         "sd_game_over": sd_game_over,
+        "ar_board": ar_board,
+        "ar_game_over": ar_game_over,
         "demo": demo,
     }

@@ -20,6 +20,7 @@ GAMES: dict[str, str] = {
     "new-england": "railgames.games.new_england.rules:NewEnglandRules",
     "paris-connection": "railgames.games.paris_connection.rules:ParisConnectionRules",
     "steel-driver": "railgames.games.steel_driver.rules:SteelDriverRules",
+    "american-rails": "railgames.games.american_rails.rules:AmericanRailsRules",
 }
 
 # Games whose rules are complete (simulate, replay and maps check know them) but

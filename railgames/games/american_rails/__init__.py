@@ -1,0 +1,1 @@
+"""American Rails: six companies, the action track and share auctions."""

@@ -1,0 +1,197 @@
+"""A greedy American Rails bot.
+
+Money is the score, and a share pays its part of the company's income every
+round left. So the bot values a dollar of a company's income at its fraction
+of the company's held shares times the dividend phases still to come. Track
+is paid by the companies, not the bot, so it expands the companies it holds
+towards the best cities within reach, bids for a share up to a part of what
+its dividends should bring, and picks the action space worth most now.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from typing import Any
+
+from railgames.core.engine import Prompt, Ruleset
+from railgames.core.hexgrid import Hex
+from railgames.games.american_rails.actions import (
+    Bid,
+    Develop,
+    EndAction,
+    ExpandTwo,
+    Fund,
+    OfferShare,
+    PassBid,
+    PlaceCube,
+    PlaceStart,
+    TakeSpace,
+    TakeTwo,
+)
+from railgames.games.american_rails.rules import (
+    EXPAND_CUBES,
+    LAST_YEAR,
+    AmericanRailsRules,
+)
+from railgames.games.american_rails.state import ARState, Step
+
+REACH = 0.4  # how much a city some hexes away counts, per dollar of its value, at one hex
+BID_SHARE = 0.6  # bid up to this part of what a share is expected to pay
+
+
+class GreedyBot:
+    kind = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    # ------------------------------------------------------------ valuations
+    @staticmethod
+    def rounds_left(state: ARState) -> int:
+        return LAST_YEAR - state.year + 1
+
+    @staticmethod
+    def fraction(state: ARState, seat: int, company: str, extra: int = 0) -> float:
+        mine = state.players[seat].shares.get(company, 0) + extra
+        held = sum(p.shares.get(company, 0) for p in state.players) + extra
+        return mine / held if held else 0.0
+
+    def share_value(self, rules: AmericanRailsRules, state: ARState, company: str) -> float:
+        """What one more share of ``company`` should pay over the rounds left."""
+        c = state.companies[company]
+        held = sum(p.shares.get(company, 0) for p in state.players) + 1
+        # Unsold shares will mostly be sold later and dilute the dividend.
+        held = max(held, round(0.7 * (held - 1 + c.shares_left)))
+        income = c.income
+        if not c.on_map:
+            empty = [rules.map.city_by_id[x].full for x in rules.empty_cities(state)]
+            income = max(empty, default=0)
+        growth = 3 if c.supply > 2 and c.shares_left > 0 or c.treasury > 4 else 0
+        return (income + growth) / held * self.rounds_left(state)
+
+    def reach_score(self, rules: AmericanRailsRules, state: ARState, company: str, h: Hex) -> float:
+        """How well a cube on ``h`` leads ``company`` towards cities it has not reached."""
+        best = 0.0
+        seen = {h: 0}
+        queue = deque([h])
+        own = set(state.companies[company].hexes)
+        while queue:
+            here = queue.popleft()
+            d = seen[here]
+            city = rules._city_at.get(here)
+            if city is not None and here not in own and d > 0:
+                others = len(state.hexes.get(here, ()))
+                value = rules.city_value(state, city.id, others + 1)
+                best = max(best, value / (1 + d))
+            if d >= 4:
+                continue
+            for n in rules._links[here]:
+                if n not in seen and company not in state.hexes.get(n, ()):
+                    seen[n] = d + 1
+                    queue.append(n)
+        return REACH * best
+
+    def placement_score(self, rules: AmericanRailsRules, state: ARState, seat: int,
+                        action: PlaceCube) -> float:
+        h = rules.map.hex_of(*action.hex)
+        outcome = rules.cube_outcome(state, action.company, h)
+        rounds = self.rounds_left(state)
+        gain = sum(change * self.fraction(state, seat, cid) for cid, change in outcome.income.items())
+        frac = self.fraction(state, seat, action.company)
+        reach = frac * self.reach_score(rules, state, action.company, h)
+        return gain * rounds + reach * min(rounds, 3) - 0.05 * outcome.cost * frac
+
+    def space_value(self, rules: AmericanRailsRules, state: ARState, seat: int, space: str,
+                    placements: list[float]) -> float:
+        rounds = self.rounds_left(state)
+        me = state.players[seat]
+        if space == "pass":
+            return 0.1
+        if space in ("expand3", "expand4"):
+            return sum(sorted((s for s in placements if s > 0), reverse=True)[:EXPAND_CUBES[space]])
+        if space == "take2":
+            expand = (sum(sorted((s for s in placements if s > 0), reverse=True)[:2])
+                      if len(state.players) >= 4 else 0)
+            return max(2.0, expand)
+        if space == "develop":
+            return max((self.develop_gain(rules, state, seat, c) for c in rules.developable(state)),
+                       default=0) * rounds
+        if space == "fund":
+            return max((5 * self.fraction(state, seat, c.id) * 0.5 for c in state.company_list()
+                        if c.on_map), default=0)
+        if space == "auction":
+            if me.money < 10:
+                return 0
+            return max((self.share_value(rules, state, c) - 10 for c in rules.offerable(state)),
+                       default=0) * 0.5
+        return 0
+
+    def develop_gain(self, rules: AmericanRailsRules, state: ARState, seat: int, city: str) -> float:
+        here = state.hexes[rules.map.city_hex[city]]
+        gain = 2 if len(here) == 1 else 1
+        return sum(gain * self.fraction(state, seat, cid) for cid in here)
+
+    # ------------------------------------------------------------ choosing
+    def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
+        assert isinstance(ruleset, AmericanRailsRules)
+        rules = ruleset
+        state: ARState = view
+        seat = prompt.seat
+        me = state.players[seat]
+        step = state.step
+        jitter = self.rng.random
+        if step is Step.BID:
+            a = state.auction
+            assert a is not None and prompt.amount is not None
+            # Each bot values shares a little differently, as players do.
+            taste = 0.8 + 0.4 * self.rng.random()
+            limit = min(me.money, int(BID_SHARE * taste * self.share_value(rules, state, a.company)))
+            if prompt.amount.min <= limit:
+                return Bid(seat=seat, amount=prompt.amount.min)
+            return PassBid(seat=seat)
+        if step is Step.OFFER:
+            offers = [a for a in prompt.choices if isinstance(a, OfferShare)]
+            scored = [(self.share_value(rules, state, a.company) + jitter(), a) for a in offers]
+            best = max(scored, key=lambda t: t[0], default=None)
+            if best is None or (not state.prep and best[0] < 12):
+                return EndAction(seat=seat)
+            return best[1]
+        if step is Step.START:
+            def start_value(a: PlaceStart) -> float:
+                city = rules.map.city_by_id[a.city]
+                special = 3 if a.city in rules.map.special_cities else 0
+                return city.full + special + jitter()
+            return max((a for a in prompt.choices if isinstance(a, PlaceStart)), key=start_value)
+        if step is Step.CHOOSE:
+            cubes = [self.placement_score(rules, state, seat, a)
+                     for a in rules.legal_placements(state, seat)]
+            spaces = [a for a in prompt.choices if isinstance(a, TakeSpace)]
+            return max(spaces, key=lambda a: self.space_value(rules, state, seat, a.space, cubes)
+                       + 0.01 * jitter())
+        if step is Step.DEVELOP:
+            devs = [a for a in prompt.choices if isinstance(a, Develop)]
+            best_dev = max(devs, key=lambda a: self.develop_gain(rules, state, seat, a.city) + 0.01 * jitter(),
+                           default=None)
+            if best_dev is None or self.develop_gain(rules, state, seat, best_dev.city) <= 0:
+                return EndAction(seat=seat)
+            return best_dev
+        if step is Step.FUND:
+            funds = [a for a in prompt.choices if isinstance(a, Fund)]
+            return max(funds, key=lambda a: self.fraction(state, seat, a.company) + 0.01 * jitter(),
+                       default=EndAction(seat=seat))
+        if step is Step.TAKE:
+            if len(state.players) >= 4:
+                cubes = [self.placement_score(rules, state, seat, a)
+                         for a in rules.legal_placements(state, seat)]
+                if sum(sorted((s for s in cubes if s > 0), reverse=True)[:2]) > 2:
+                    return ExpandTwo(seat=seat)
+            leader = max(p.money for i, p in enumerate(state.players) if i != seat)
+            return TakeTwo(seat=seat, source="players" if leader > me.money else "bank")
+        # EXPAND
+        places = [a for a in prompt.choices if isinstance(a, PlaceCube)]
+        placed = [(self.placement_score(rules, state, seat, a) + 0.001 * jitter(), a) for a in places]
+        top = max(placed, key=lambda t: t[0], default=None)
+        if top is None or top[0] <= 0:
+            return EndAction(seat=seat)
+        return top[1]

@@ -1,0 +1,224 @@
+"""American Rails in the app: a person and two bots play a whole game by keyboard."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from railgames.app.main import RailgamesApp
+from railgames.app.screens.game import GameScreen
+from railgames.app.screens.game_over import GameOverScreen
+from railgames.app.screens.handoff import HandoffScreen
+from railgames.core.engine import Game
+from railgames.core.record import PlayerSpec, load_record
+from railgames.games import load_ruleset, playable_games
+from railgames.games.american_rails.state import Step
+from tests.app.driving import run_async, screen_text
+
+GAME = "american-rails"
+SIZE = (120, 40)
+
+
+def actions_of(app: Any) -> list[dict[str, Any]]:
+    return list(app.session.game.record.actions)
+
+
+async def answer(pilot: Any, app: Any, n: int) -> None:
+    """Answer the prompt of the moment with keys, as a player would."""
+    screen = app.screen
+    step = screen.session.state.step
+    if step is Step.BID:
+        keys = ["enter"] if n % 3 == 0 else ["p"]
+    elif step is Step.CHOOSE:
+        # Walk down the list of free spaces a little, then take one.
+        keys = ["tab"] * (0 if screen.panel.query_one("#ap-options").has_focus else 1)
+        keys += ["down"] * (n % 6) + ["enter"]
+    else:
+        keys = ["enter"] * 3
+    before = len(actions_of(app))
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause()
+        if len(actions_of(app)) != before or app.screen is not screen:
+            return
+    raise AssertionError(f"keys {keys} did nothing at {step}: {screen.session.prompt().text}")
+
+
+async def play_to_the_end(pilot: Any, app: Any, max_moves: int = 1500) -> dict[str, int]:
+    seen: dict[str, int] = {}
+    for n in range(max_moves):
+        screen = app.screen
+        if isinstance(screen, GameOverScreen):
+            return seen
+        if isinstance(screen, HandoffScreen):
+            await pilot.press("enter")
+            continue
+        if not isinstance(screen, GameScreen):
+            await pilot.pause()
+            continue
+        prompt = screen.session.prompt()
+        if prompt is None or screen.session.is_bot(prompt.seat):
+            await pilot.pause()
+            continue
+        step = str(screen.session.state.step)
+        seen[step] = seen.get(step, 0) + 1
+        await answer(pilot, app, n)
+    raise AssertionError("the game did not end")
+
+
+def test_in_the_launcher() -> None:
+    assert GAME in [g.id for g in playable_games()]
+
+
+@run_async
+async def test_a_person_and_two_bots_play_to_the_end_by_keyboard() -> None:
+    players = [PlayerSpec(name="Ann"), PlayerSpec(name="Ada", kind="greedy"),
+               PlayerSpec(name="Ben", kind="greedy")]
+    app = RailgamesApp(new_game={"game": GAME, "players": players, "seed": 3}, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        seen = await play_to_the_end(pilot, app)
+        assert {"offer", "bid", "choose"} <= set(seen), seen
+        assert isinstance(app.screen, GameOverScreen)
+        result = app.session.game.result()
+        assert result is not None
+        text = screen_text(app)
+        assert "Dividends" in text
+        for name, score in result.scores.items():
+            assert name in text and f"${score}" in text
+        saved = load_record(app.session.save_path)
+        assert Game.replay(load_ruleset(GAME), saved).result() == result
+
+
+def expanding_record(seed: int = 5, developed: int = 0) -> Any:
+    """A greedy bots' game cut where the first seat (a person) is to place an Expand cube
+    (with at least ``developed`` cities developed)."""
+    from railgames.core.simulate import bot_players, play_bot_game
+    from tests.app.driving import first_index, truncated
+
+    rules = load_ruleset(GAME)
+    record = play_bot_game(rules, bot_players(3, "greedy"), seed).record.model_copy(deep=True)
+    record.players = [PlayerSpec(name="Ann"), PlayerSpec(name="Ada", kind="greedy"),
+                      PlayerSpec(name="Ben", kind="greedy")]
+    upto = first_index(record, lambda g: g.state.step == "expand" and g.state.acting == 0
+                       and len(g.prompt().choices) > 3 and len(g.state.developed) >= developed)
+    return truncated(record, upto)
+
+
+@run_async
+async def test_expanding_shows_prices_on_the_board_and_the_income_change_before_enter() -> None:
+    from railgames.app.saves import saves_dir
+    from railgames.core.record import save_record
+    from railgames.games.american_rails.actions import PlaceCube
+
+    path = saves_dir() / "ar.json"
+    save_record(expanding_record(), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        state = screen.session.state
+        rules = screen.session.ruleset
+        prompt = screen.session.prompt()
+        first = next(a for a in prompt.choices if isinstance(a, PlaceCube))
+        await pilot.press("enter")  # the first company in the list
+        await pilot.pause()
+        board = screen.board
+        assert board.expanding == first.company
+        legal = {f"{a.hex[0]},{a.hex[1]}" for a in prompt.choices
+                 if isinstance(a, PlaceCube) and a.company == first.company}
+        assert set(board.highlighted) == legal
+        # Each legal hex shows its price on the board.
+        for key in legal:
+            col, row = (int(p) for p in key.split(","))
+            price = rules.cube_cost(state, rules.map.hex_of(col, row))
+            assert board.hex_text(key).startswith(f"${price}")
+        # A city among them? The cursor line tells the income change before Enter.
+        target = next(iter(sorted(legal)))
+        board.move_cursor_to(target)
+        await pilot.pause()
+        col, row = (int(p) for p in target.split(","))
+        outcome = rules.cube_outcome(state, first.company, rules.map.hex_of(col, row))
+        text = screen_text(app)
+        assert f"{rules.company_name(first.company)} here: ${outcome.cost}" in text
+        before = len(actions_of(app))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(actions_of(app)) == before + 1
+        last = actions_of(app)[-1]
+        assert last["type"] == "place_cube" and last["company"] == first.company
+        assert tuple(last["hex"]) == (col, row)
+
+
+@run_async
+async def test_at_80_by_24_the_choices_stay_in_view() -> None:
+    from railgames.app.saves import saves_dir
+    from railgames.core.record import save_record
+
+    path = saves_dir() / "ar-small.json"
+    save_record(expanding_record(), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        assert "which company?" in text and "Stop placing cubes" in text
+        assert "Track  1 2 3" in text and "Inc. Treas" in text
+
+
+@run_async
+async def test_the_board_draws_values_marks_terrain_and_cubes() -> None:
+    from railgames.app.saves import saves_dir
+    from railgames.core.record import save_record
+
+    path = saves_dir() / "ar-board.json"
+    save_record(expanding_record(developed=2), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        board = screen.board
+        state = screen.session.state
+        m = screen.session.ruleset.map
+        assert state.developed, "the record has developed cities"
+        marks: set[str] = set()
+        for city in m.cities:
+            key = f"{city.col},{city.row}"
+            top, bottom = board.hex_text(key).split("|")
+            sep = "■" if city.never_develop else ("^" if city.id in state.developed else "/")
+            if key in board.highlighted:  # a city a cube may go to now shows its price
+                assert top.startswith("$")
+            else:
+                assert top == f"{city.full}{sep}{city.shared}", city.name
+                marks.add(sep)
+            letters = "".join(m.company_by_id[c].letter for c in state.hexes.get(m.city_hex[city.id], []))
+            if len(letters) <= 3:
+                assert bottom.strip() == letters
+        assert marks == {"■", "^", "/"}
+        glyphs = {"plains": ".", "forest": "♣", "mountain": "▲"}
+        for h, terrain in m.terrain.items():
+            key = "{},{}".format(*m.offset_of(h))
+            if terrain in glyphs and key not in board.highlighted:  # marked hexes show a price
+                assert board.hex_text(key)[:3].strip() == glyphs[terrain]
+
+
+@run_async
+async def test_from_the_launcher_a_new_game_starts_with_the_banker() -> None:
+    from railgames.app.screens.launcher import LauncherScreen
+    from railgames.app.screens.setup import SetupScreen
+
+    app = RailgamesApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert isinstance(app.screen, LauncherScreen)
+        for _ in range(3):
+            await pilot.press("down")
+        assert app.screen.selected == GAME
+        await pilot.press("enter")
+        assert isinstance(app.screen, SetupScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        assert screen.session.ruleset.id == GAME
+        assert "Preparation round" in screen_text(app)
+        assert screen.session.prompt().step == "Preparation round"
