@@ -9,8 +9,10 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from railgames.app.screens.guard import SizeGuard
 
-class ConfirmScreen(ModalScreen[str | None]):
+
+class ConfirmScreen(SizeGuard, ModalScreen[str | None]):
     """Dismisses with the id of the chosen button, or None on Esc."""
 
     DEFAULT_CSS = """

@@ -11,12 +11,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from railgames.app.saves import SavedGame, list_saves, saves_dir
+from railgames.app.screens.guard import SizeGuard
 
 if TYPE_CHECKING:
     from railgames.app.main import RailgamesApp
 
 
-class ContinueScreen(Screen[None]):
+class ContinueScreen(SizeGuard, Screen[None]):
     BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
 
     def __init__(self) -> None:

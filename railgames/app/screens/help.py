@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown, Static
 
+from railgames.app.screens.guard import SizeGuard
 from railgames.games import ruleset_class
 
 
@@ -21,7 +22,7 @@ def rules_text(game_id: str) -> str:
         return "No rules help has been written for this game yet."
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(SizeGuard, ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen #help-body { width: 100; max-width: 100%; height: 1fr; border: round $accent;

@@ -12,6 +12,7 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from railgames.app.cards import launcher_cards
+from railgames.app.screens.guard import SizeGuard
 from railgames.app.widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
@@ -23,7 +24,7 @@ TITLE = r"""
  ╹┗╸╹ ╹╹┗━╸┗━┛╹ ╹╹ ╹┗━╸┗━┛"""
 
 
-class LauncherScreen(Screen[None]):
+class LauncherScreen(SizeGuard, Screen[None]):
     BINDINGS = [
         Binding("n", "new_game", "New game"),
         Binding("c", "continue_game", "Continue"),

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
+from railgames.app.screens.guard import SizeGuard
 from railgames.core.errors import RailgamesError
 from railgames.core.record import PlayerSpec
 from railgames.games import ruleset_class
@@ -22,7 +23,7 @@ DEFAULT_NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 KINDS = [("Human", "human"), ("Random bot", "random"), ("Greedy bot", "greedy")]
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(SizeGuard, Screen[None]):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("ctrl+s", "start", "Start"),
