@@ -18,7 +18,10 @@ if TYPE_CHECKING:
 
 
 class ContinueScreen(SizeGuard, Screen[None]):
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("question_mark,f1", "help", "Help"),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
@@ -53,6 +56,11 @@ class ContinueScreen(SizeGuard, Screen[None]):
             text += f"\nSkipped {save.path.name}: {save.problem}"
         note.update(Text(text))
         table.focus()
+
+    def action_help(self) -> None:
+        from railgames.app.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(None))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         save = self.saves[event.cursor_row]

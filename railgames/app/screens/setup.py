@@ -20,6 +20,12 @@ if TYPE_CHECKING:
     from railgames.app.main import RailgamesApp
 
 DEFAULT_NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+SETUP_HELP = (
+    "Tab and Shift+Tab (or Enter in a name) move between the fields; Enter opens a "
+    "list, the arrows pick, Enter takes. A blank seed deals at random; the same seed "
+    "deals the same game again. The game starts only with the Start button or ctrl+s; "
+    "Esc goes back to the launcher."
+)
 KINDS = [("Human", "human"), ("Random bot", "random"), ("Greedy bot", "greedy")]
 
 
@@ -27,6 +33,8 @@ class SetupScreen(SizeGuard, Screen[None]):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("ctrl+s", "start", "Start"),
+        # Typed into a name, ? is part of the name; F1 opens the help from anywhere.
+        Binding("question_mark,f1", "help", "Help"),
     ]
 
     def __init__(self, game_id: str, players: list[PlayerSpec] | None = None,
@@ -44,7 +52,7 @@ class SetupScreen(SizeGuard, Screen[None]):
     def compose(self) -> Any:
         cls = self.cls
         count = min(max(len(self.initial), cls.min_players), cls.max_players)
-        with VerticalScroll(id="setup"):
+        with VerticalScroll(id="setup", can_focus=False):
             yield Static(f"[b]New game: {cls.title}[/b]", id="setup-title")
             with Horizontal(classes="setup-row"):
                 yield Label("Players", classes="setup-label")
@@ -62,8 +70,9 @@ class SetupScreen(SizeGuard, Screen[None]):
                 yield Label("Seed", classes="setup-label")
                 if cls.hidden_information:
                     # Whoever knows the seed could work out the secret deal: always random here.
-                    yield Input("", placeholder="random (the deal stays secret)", id="seed",
+                    yield Input("", placeholder="random", id="seed",
                                 compact=True, classes="seat-name", disabled=True)
+                    yield Static("the seed would give the deal away", classes="setup-note")
                 else:
                     yield Input("" if self.seed is None else str(self.seed), placeholder="random",
                                 restrict=r"[0-9]*", id="seed", compact=True, classes="seat-name")
@@ -97,7 +106,14 @@ class SetupScreen(SizeGuard, Screen[None]):
             self._show_seats()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_start()
+        # Enter in a field goes on to the next one; only Start (or ctrl+s) starts.
+        event.stop()
+        self.focus_next()
+
+    def action_help(self) -> None:
+        from railgames.app.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.game_id, "Setting up", SETUP_HELP))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":
