@@ -71,6 +71,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
         self._logged = 0
+        self._log_width = 0
         self._bot_timer: Timer | None = None
         prompt = session.prompt()
         # No hand-off before the very first decision: whoever starts is already at the keyboard.
@@ -105,8 +106,30 @@ class GameScreen(SizeGuard, Screen[None]):
         self._apply_layout(self.app.size)
         self.refresh_all()
 
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._title_log()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._title_log()
+
+    def _title_log(self) -> None:
+        log = self.log_widget
+        log.border_title = "Log · PgUp/PgDn Home/End" if log.has_focus else "Log"
+
     def on_resize(self, event: events.Resize) -> None:
         self._apply_layout(event.size)
+        # The log's lines were wrapped at its old width: once laid out anew, wrap them again.
+        self.call_after_refresh(self._rewrap_log)
+
+    def _rewrap_log(self) -> None:
+        log = self.log_widget
+        width = log.scrollable_content_region.width
+        if width > 0 and width != self._log_width:
+            # (The first width is the one the log was first written at: RichLog waits for it.)
+            first, self._log_width = not self._log_width, width
+            if not first:
+                self._logged = -1  # everything is written again
+                self._update_log()
 
     def _apply_layout(self, size: Size) -> None:
         width = size.width
@@ -298,7 +321,8 @@ class GameScreen(SizeGuard, Screen[None]):
         viewer = self.viewer
         events_ = self.log_events()
         reading = log.has_focus and not log.is_vertical_scroll_end
-        if len(events_) < self._logged or viewer != self._log_viewer:  # undo, or another viewer
+        if self._logged < 0 or len(events_) < self._logged or viewer != self._log_viewer:
+            # undo, another viewer, or a new width
             log.clear()
             self._logged = 0
             self._log_viewer = viewer

@@ -15,7 +15,7 @@ from railgames.app.screens.help import HelpScreen
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.events import Event
 
-LOG_KEYS = "↑↓ PgUp/PgDn Home/End scroll · Esc or l closes"
+LOG_KEYS = "↑↓ PgUp/PgDn Home/End"
 
 
 def event_line(event: Event) -> Text:
