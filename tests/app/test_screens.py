@@ -377,3 +377,15 @@ async def test_the_log_wraps_again_when_the_terminal_changes_size(tmp_path: Path
             width = log.scrollable_content_region.width
             assert max(strip.cell_length for strip in log.lines) <= width
             assert min(len(strip.text.rstrip()) for strip in log.lines[-3:]) > 0
+
+
+@run_async
+async def test_setup_fits_60x20_with_nothing_cut() -> None:
+    app = RailgamesApp(new_game={"game": "paris-connection", "players": None}, bot_delay=0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        seats = [line for line in lines if line.strip().startswith("Seat")]
+        assert seats and all("▼" in line for line in seats)  # every dropdown whole
+        assert any(line.rstrip().endswith("secrets)") for line in lines)
+        assert any("the seed would give the deal away" in line for line in lines)

@@ -191,12 +191,14 @@ class GameScreen(SizeGuard, Screen[None]):
         if prompt is None:
             self.board.set_highlight()
             self.panel.show_prompt(None, state, self.ui, self.names)
+            self.panel.add_class("waiting")
             self._nothing_to_choose()
             if not self.review:
                 self.rapp.show_game_over(session)
             return
         if session.is_bot(prompt.seat):
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
+            self.panel.add_class("waiting")
             self.board.set_highlight()
             self._nothing_to_choose()
             delay = self.rapp.bot_delay
@@ -210,6 +212,7 @@ class GameScreen(SizeGuard, Screen[None]):
             # The screen now shows only what everyone may see; the next player's own
             # holdings appear once they are at the keyboard.
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
+            self.panel.add_class("waiting")
             self.board.set_highlight()
             self._nothing_to_choose()
             self.app.clear_notifications()
@@ -218,6 +221,7 @@ class GameScreen(SizeGuard, Screen[None]):
                            lambda: self._handed_over(seat))
             return
         self.panel.show_prompt(prompt, state, self.ui, self.names)
+        self.panel.remove_class("waiting")
         if (self.handoff and self._at_keyboard is not None and prompt.seat != self._at_keyboard
                 and len(session.humans()) > 1):
             self._hand_off(prompt.seat, "", self._focus_for_prompt)

@@ -25,6 +25,8 @@ TITLE = r"""
 
 
 class LauncherScreen(SizeGuard, Screen[None]):
+    # Below 72 columns the Quit button makes way (q and the footer still quit).
+    HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (72, "-roomy")]
     BINDINGS = [
         Binding("n", "new_game", "New game"),
         Binding("c", "continue_game", "Continue"),

@@ -77,8 +77,8 @@ class SetupScreen(SizeGuard, Screen[None]):
                     yield Input("" if self.seed is None else str(self.seed), placeholder="random",
                                 restrict=r"[0-9]*", id="seed", compact=True, classes="seat-name")
             if cls.hidden_information:
-                yield Checkbox("Hand-off screen between human players (always on: players "
-                               "keep secrets here)", True, id="handoff", compact=True, disabled=True)
+                yield Checkbox("Hand-off screens (always on: players keep secrets)", True,
+                               id="handoff", compact=True, disabled=True)
             else:
                 yield Checkbox("Hand-off screen between human players", self.rapp.handoff_default,
                                id="handoff", compact=True)
