@@ -27,7 +27,7 @@ class HandoffScreen(SizeGuard, Screen[str | None]):
         Binding("enter,space", "ready", "I'm ready"),
         Binding("u", "take_back", "Undo my move"),
         Binding("question_mark,f1", "help", "Help"),
-        Binding("escape,q", "quit_game", "Quit"),
+        Binding("q,escape", "quit_game", "Quit"),
     ]
 
     def __init__(self, name: str, seat: int, letter: str, note: str = "",

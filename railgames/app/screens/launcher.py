@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
@@ -53,10 +54,10 @@ class LauncherScreen(SizeGuard, Screen[None]):
                 )
                 yield Static(id="game-details")
             with Horizontal(id="launcher-buttons"):
-                yield Button("New game [n]", id="new", variant="primary")
-                yield Button("Continue [c]", id="continue")
-                yield Button("Rules [r]", id="rules")
-                yield Button("Quit [q]", id="quit")
+                yield Button(Content("New game [n]"), id="new", variant="primary")
+                yield Button(Content("Continue [c]"), id="continue")
+                yield Button(Content("Rules [r]"), id="rules")
+                yield Button(Content("Quit [q]"), id="quit")
         yield KeyFooter()
 
     def on_mount(self) -> None:
