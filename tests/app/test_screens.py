@@ -351,6 +351,10 @@ async def test_the_game_over_screen_shows_the_final_board_and_the_whole_log(tmp_
         board = app.screen
         assert isinstance(board, GameScreen) and board.review
         assert board.session.prompt() is None
+        assert app.focused is board.board  # the cursor can walk the final board
+        cursor = board.board.cursor_city
+        await pilot.press("right", "down", "right")
+        assert board.board.cursor_city != cursor
         shown = footer_keys(app)
         assert "undo" not in shown and "save" not in shown and "back" in shown
         await pilot.press("escape")

@@ -193,7 +193,9 @@ class GameScreen(SizeGuard, Screen[None]):
             self.panel.show_prompt(None, state, self.ui, self.names)
             self.panel.add_class("waiting")
             self._nothing_to_choose()
-            if not self.review:
+            if self.review:
+                self.board.focus()  # the cursor walks the final board (Enter chooses nothing)
+            else:
                 self.rapp.show_game_over(session)
             return
         if session.is_bot(prompt.seat):
