@@ -1,7 +1,8 @@
 """The ``railgames`` command.
 
-The headless commands (simulate, replay, maps check, rules, schema) never
-import Textual; only ``play``, ``load`` and the bare command start the app.
+The headless commands (simulate, replay, maps check, rules, schema, demo
+--text) never import Textual; only ``play``, ``load``, ``demo``, ``watch`` and
+the bare command start the app.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,15 @@ def _err(text: str) -> None:
 
 
 # ------------------------------------------------------------------ simulate
+def wins_text(wins: Fraction) -> str:
+    """Whole wins as a whole number; shared wins as a mixed fraction ("2 1/3")."""
+    whole, part = divmod(wins, 1)
+    if not part:
+        return str(int(whole))
+    share = f"{part.numerator}/{part.denominator}"
+    return f"{int(whole)} {share}" if whole else share
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from railgames.core.record import save_record
     from railgames.core.simulate import bot_players, play_bot_game
@@ -44,7 +55,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if save_dir:
         save_dir.mkdir(parents=True, exist_ok=True)
     games: list[dict[str, Any]] = []
-    wins = {p.name: 0.0 for p in players}
+    wins = {p.name: Fraction(0) for p in players}  # a shared win counts as a share
     totals = {p.name: 0 for p in players}
     started = time.perf_counter()
 
@@ -54,7 +65,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         result = game.result()
         assert result is not None
         for w in result.winners:
-            wins[w] += 1 / len(result.winners)
+            wins[w] += Fraction(1, len(result.winners))
         for name, score in result.scores.items():
             totals[name] += score
         games.append({
@@ -85,7 +96,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _out(f"{ruleset.title}: {n} games, {args.players} {args.bots} bots, seeds {args.seed}..{args.seed + n - 1}")
     _out(f"{'seat':<6}{'player':<8}{'wins':>8}{'mean score':>12}")
     for i, p in enumerate(players):
-        _out(f"{i:<6}{p.name:<8}{wins[p.name]:>8.1f}{totals[p.name] / n:>12.1f}")
+        _out(f"{i:<6}{p.name:<8}{wins_text(wins[p.name]):>8}{totals[p.name] / n:>12.1f}")
     _out(f"actions per game: {mean_actions:.1f}   games/s: {rate:.1f}")
     if save_dir:
         _out(f"records saved in {save_dir}")
@@ -99,11 +110,11 @@ def replay_file(path: str) -> Any:
     from railgames.core.record import load_record
     from railgames.games import load_ruleset
 
-    record = load_record(path)
-    ruleset = load_ruleset(record.game, record.map)
+    record = load_record(path)  # its errors name the file already
     try:
+        ruleset = load_ruleset(record.game, record.map)
         return Game.replay(ruleset, record)
-    except RecordError as exc:
+    except RailgamesError as exc:  # every other problem with the file names it too
         raise RecordError(f"{path}: {exc.reason}") from None
 
 
@@ -175,7 +186,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
     cls = ruleset_class(args.game)
     package = cls.__module__.rsplit(".", 1)[0]
-    print(resources.files(package).joinpath("help.md").read_text(encoding="utf-8"))
+    text = resources.files(package).joinpath("help.md").read_text(encoding="utf-8")
+    if sys.stdout.isatty():  # rendered on a terminal; plain Markdown into a pipe or a file
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(text))
+    else:
+        print(text)
     return 0
 
 
@@ -250,6 +268,40 @@ def cmd_load(args: argparse.Namespace) -> int:
     return run_app(load_path=args.file)
 
 
+# ------------------------------------------------------------------ demo / watch
+def cmd_demo(args: argparse.Namespace) -> int:
+    from railgames.core.demo import demo_game
+
+    if args.speed is not None and args.speed <= 0:
+        raise RailgamesError("--speed must be more than 0 (1 is the normal pace)")
+    game = demo_game(args.game, args.players, args.map, args.seed)
+    if args.text:
+        from railgames.core.demo import text_demo
+
+        for line in text_demo(game):
+            print(line)
+        return 0
+    from railgames.games import playable_games, ruleset_class
+
+    if ruleset_class(args.game) not in playable_games():
+        raise RailgamesError(f"{game.ruleset.title} has no board in the app yet: "
+                             f"use railgames demo {args.game} --text")
+    _quiet_collector()
+    from railgames.app.main import run_app
+
+    return run_app(watch={"record": game.record, "demo": True, "speed": args.speed or 1.0})
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    if args.speed is not None and args.speed <= 0:
+        raise RailgamesError("--speed must be more than 0 (1 is the normal pace)")
+    game = replay_file(args.file)  # refuse a bad file here, with one clear line
+    _quiet_collector()
+    from railgames.app.main import run_app
+
+    return run_app(watch={"record": game.record, "demo": False, "speed": args.speed or 1.0})
+
+
 # ------------------------------------------------------------------ parser
 def build_parser() -> argparse.ArgumentParser:
     import argparse
@@ -299,6 +351,24 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", help="comma-separated names; bot:random or bot:greedy for bots")
     play.add_argument("--seed", type=int, default=None)
     play.set_defaults(func=cmd_play)
+
+    demo = sub.add_parser("demo", help="watch bots play a game, each rule explained as it is used",
+                          description="Greedy bots play every seat; a narration says what "
+                                      "happened and by which rule. --text prints it instead.")
+    demo.add_argument("game")
+    demo.add_argument("--players", type=int, default=None, help="number of seats (default 4)")
+    demo.add_argument("--map", default=None, help="map id (default: the game's own)")
+    demo.add_argument("--seed", type=int, default=None, help="seed (default 1)")
+    demo.add_argument("--speed", type=float, default=None, help="actions per second (default 1)")
+    demo.add_argument("--text", action="store_true",
+                      help="print the narrated game to standard output (no app)")
+    demo.set_defaults(func=cmd_demo)
+
+    watch = sub.add_parser("watch", help="step through a saved game, with the narration",
+                           description="Open a saved or finished game in the viewer.")
+    watch.add_argument("file")
+    watch.add_argument("--speed", type=float, default=None, help="actions per second (default 1)")
+    watch.set_defaults(func=cmd_watch)
 
     load = sub.add_parser("load", help="resume a saved record in the app",
                           description="Resume a saved game record in the app.")

@@ -14,7 +14,7 @@ from railgames.app.saves import SavedGame, list_saves, saves_dir
 from railgames.app.screens.guard import SizeGuard
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 
 class ContinueScreen(SizeGuard, Screen[None]):
@@ -28,7 +28,7 @@ class ContinueScreen(SizeGuard, Screen[None]):
         self.saves: list[SavedGame] = []
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:

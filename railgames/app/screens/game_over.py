@@ -16,15 +16,18 @@ from railgames.app.palette import player_style
 from railgames.app.screens.guard import SizeGuard
 from railgames.app.session import Session
 from railgames.app.widgets.chart import history_chart
+from railgames.core.record import PlayerSpec
+from railgames.core.table import Recording
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 PART_NAMES = {
     "cash": "Cash",
     "link_values": "Link values",
-    "loans_repaid": "Loans repaid",
-    "service": "Service",
+    # What is still owed at the end, taken off the total: shown with a minus.
+    "debt_owed": "Debt owed",
+    "service": "Last service",
     "total": "Total",
 }
 
@@ -42,16 +45,20 @@ class GameOverScreen(SizeGuard, Screen[None]):
         Binding("b", "final_board", "Final board"),
         Binding("l", "show_log", "Log"),
         Binding("n", "new_game", "New game"),
+        Binding("p", "play_this", "Play this game"),
+        Binding("h,v", "history", "History"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session | Recording, viewer: Any = None) -> None:
+        """``session`` is the game played, or the recording a viewer (``viewer``) played back."""
         super().__init__()
         self.session = session
+        self.viewer = viewer
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
@@ -97,22 +104,31 @@ class GameOverScreen(SizeGuard, Screen[None]):
             table.add_row(label, *cells)
         return table
 
-    def viewer(self) -> int | None:
+    def _secret_seat(self) -> int | None:
         """Whose secrets the finished game may show: the one human's, in a game with secrets."""
         if not getattr(self.session.ruleset, "hidden_information", False):
             return None
-        humans = self.session.humans()
+        humans = [i for i, p in enumerate(self.session.game.players) if not p.is_bot]
         return humans[0] if len(humans) == 1 else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if SizeGuard.check_action(self, action, parameters) is False:
+            return False
+        if action == "final_board":  # a game played here (a watched one has its viewer)
+            return isinstance(self.session, Session)
+        return True
 
     def action_final_board(self) -> None:
         from railgames.app.screens.game import GameScreen
 
+        if not isinstance(self.session, Session):
+            return
         self.app.push_screen(GameScreen(self.session, handoff=False, review=True))
 
     def action_show_log(self) -> None:
         from railgames.app.screens.log import LogScreen
 
-        events = self.session.game.events_for(self.viewer())
+        events = self.session.game.events_for(self._secret_seat())
         self.app.push_screen(LogScreen(self.session.ruleset.id,
                                        f"{self.session.ruleset.title}: the whole game", events))
 
@@ -123,6 +139,27 @@ class GameOverScreen(SizeGuard, Screen[None]):
 
     def action_launcher(self) -> None:
         self.rapp.to_launcher()
+
+    def action_history(self) -> None:
+        """Step through the whole game; everything is shown now that it is over."""
+        if self.viewer is not None:
+            self.app.pop_screen()  # back to the viewer this game was watched in
+            return
+        from railgames.app.screens.viewer import ViewerScreen
+
+        recording = Recording.of_game(self.session.game, reveal_all=True)
+        self.app.push_screen(ViewerScreen(recording, kind="watch", start=0, playing=False,
+                                          on_leave=self.app.pop_screen))
+
+    def action_play_this(self) -> None:
+        """A real game with the same options; after a demo the first seat is yours."""
+        from railgames.app.screens.setup import SetupScreen
+
+        players = list(self.session.game.players)
+        if all(p.is_bot for p in players):
+            players[0] = PlayerSpec(name=players[0].name, kind="human")
+        self.rapp.to_launcher()
+        self.app.push_screen(SetupScreen(self.session.ruleset.id, players))
 
     def action_new_game(self) -> None:
         from railgames.app.screens.setup import SetupScreen

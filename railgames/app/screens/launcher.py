@@ -17,7 +17,7 @@ from railgames.app.screens.guard import SizeGuard
 from railgames.app.widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 TITLE = r"""
  ┏━┓┏━┓╻╻  ┏━╸┏━┓┏┳┓┏━╸┏━┓
@@ -26,11 +26,16 @@ TITLE = r"""
 
 
 class LauncherScreen(SizeGuard, Screen[None]):
+    # Five buttons fit in 80 columns only at the width of their labels.
+    DEFAULT_CSS = """
+    LauncherScreen #launcher-buttons Button { min-width: 8; }
+    """
     # Below 72 columns the Quit button makes way (q and the footer still quit).
     HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (72, "-roomy")]
     BINDINGS = [
         Binding("n", "new_game", "New game"),
         Binding("c", "continue_game", "Continue"),
+        Binding("w", "watch_demo", "Watch a demo"),
         Binding("r,question_mark,f1", "rules", "Rules"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -41,7 +46,7 @@ class LauncherScreen(SizeGuard, Screen[None]):
         self.games = launcher_cards()
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
@@ -56,6 +61,7 @@ class LauncherScreen(SizeGuard, Screen[None]):
             with Horizontal(id="launcher-buttons"):
                 yield Button(Content("New game [n]"), id="new", variant="primary")
                 yield Button(Content("Continue [c]"), id="continue")
+                yield Button(Content("Watch a demo [w]"), id="demo")
                 yield Button(Content("Rules [r]"), id="rules")
                 yield Button(Content("Quit [q]"), id="quit")
         yield KeyFooter()
@@ -82,7 +88,7 @@ class LauncherScreen(SizeGuard, Screen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"new": self.action_new_game, "continue": self.action_continue_game,
-                   "rules": self.action_rules, "quit": self.app.exit}
+                   "rules": self.action_rules, "demo": self.action_watch_demo, "quit": self.app.exit}
         actions[event.button.id or "quit"]()
 
     def action_new_game(self) -> None:
@@ -94,6 +100,10 @@ class LauncherScreen(SizeGuard, Screen[None]):
         from railgames.app.screens.continue_ import ContinueScreen
 
         self.app.push_screen(ContinueScreen())
+
+    def action_watch_demo(self) -> None:
+        self.notify("Bots are playing the game for the demo…", timeout=2)
+        self.call_after_refresh(self.rapp.start_demo, self.selected)
 
     def action_rules(self) -> None:
         from railgames.app.screens.help import HelpScreen

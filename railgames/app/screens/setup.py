@@ -17,7 +17,7 @@ from railgames.core.record import PlayerSpec
 from railgames.games import ruleset_class
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 DEFAULT_NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 SETUP_HELP = (
@@ -46,7 +46,7 @@ class SetupScreen(SizeGuard, Screen[None]):
         self.seed = seed
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
