@@ -30,7 +30,7 @@ class LauncherScreen(SizeGuard, Screen[None]):
     DEFAULT_CSS = """
     LauncherScreen #launcher-buttons Button { min-width: 8; }
     """
-    # Below 72 columns the Quit button makes way (q and the footer still quit).
+    # Below 72 columns the Rules and Quit buttons make way (r and q, and the footer, remain).
     HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (72, "-roomy")]
     BINDINGS = [
         Binding("n", "new_game", "New game"),
