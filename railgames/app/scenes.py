@@ -129,6 +129,76 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         record = _record(game_id="american-rails")
         return RailgamesApp(load_path=_saved(record, folder, "ar-over.json"), bot_delay=0), []
 
+
+    # ---- every kind of decision of every game, for the 80x24 snapshots
+    def at(game_id: str, name: str, wanted: Callable[[Game], bool], keys: list[str],
+           start_at: float = 0.0) -> Callable[[], tuple[Any, list[str]]]:
+        def make() -> tuple[Any, list[str]]:
+            record = _record(game_id=game_id)
+            moment = _upto(record, wanted, start=int(len(record.actions) * start_at))
+            return RailgamesApp(load_path=_saved(moment, folder, f"{name}.json"), bot_delay=0,
+                                handoff=False), list(keys)
+        return make
+
+    def step_is(step: str, amount: bool | None = None) -> Callable[[Game], bool]:
+        def wanted(g: Game) -> bool:
+            p = g.prompt()
+            return (p is not None and str(getattr(g.state.step, "value", g.state.step)) == step
+                    and (amount is None or (p.amount is not None) == amount))
+        return wanted
+
+    def all_down(n: int) -> list[str]:
+        return ["down"] * n
+
+    def off_board(step: str) -> Callable[[Game], bool]:
+        """The step, at a decision made in the list rather than on the board."""
+        from railgames.app.boards import game_ui
+
+        def wanted(g: Game) -> bool:
+            p = g.prompt()
+            return (step_is(step)(g) and p is not None and p.amount is None
+                    and not game_ui(g.ruleset).board_level(g.state, p, []))
+        return wanted
+
+    kinds = {
+        # New England: loans and bids are amounts, shipping is a pick on the board
+        # then a list, the build roll a yes/no.
+        "ne_loans": at("new-england", "ne-loans", step_is("loans"), []),
+        "ne_ship_board": at("new-england", "ne-ship", step_is("ship"), [], 0.3),
+        "ne_finish": at("new-england", "ne-finish", step_is("finish"), []),
+        # Paris Connection: build or trade (a list longer than the room at 80x24,
+        # walked to its end), the hexes of a build, the trade's own level.
+        # (Its hand-off screen always comes first: Enter passes it.)
+        "pc_turn_end": at("paris-connection", "pc-turn", step_is("turn"), ["enter", "end"], 0.3),
+        "pc_trade": at("paris-connection", "pc-trade", step_is("turn"), ["enter", "end", "enter"],
+                       0.3),
+        "pc_build_end": at("paris-connection", "pc-build-end", off_board("build"), ["enter"]),
+        # Steel Driver: the auction list (walked to its end), the opening bid and the
+        # bidding (amounts), the build on the board.
+        "sd_auction_end": at("steel-driver", "sd-auction", step_is("auction"), all_down(6)),
+        "sd_build_list": at("steel-driver", "sd-build-list", off_board("build"), []),
+        "sd_opening": at("steel-driver", "sd-opening", step_is("opening"), []),
+        "sd_bidding": at("steel-driver", "sd-bidding", step_is("bidding"), []),
+    }
+
+    def log_view() -> tuple[Any, list[str]]:
+        app, keys = board()
+        return app, [*keys, "L"]
+
+    def final_board() -> tuple[Any, list[str]]:
+        app, keys = game_over()
+        return app, [*keys, "b"]
+
+    def final_log() -> tuple[Any, list[str]]:
+        app, keys = pc_game_over()
+        return app, [*keys, "l"]
+
+    def setup_help() -> tuple[Any, list[str]]:
+        return RailgamesApp(bot_delay=0), ["enter", "question_mark"]
+
+    def handoff_quit() -> tuple[Any, list[str]]:
+        app, keys = handoff()
+        return app, [*keys, "q"]
     def demo() -> tuple[Any, list[str]]:
         # A New England demo in its fourth turn, paused where a rule is explained in full
         # for the first time (a loan forced by the coming debt service).
@@ -140,6 +210,12 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         return RailgamesApp(watch=watch, bot_delay=0), []
 
     return {
+        **kinds,
+        "log_view": log_view,
+        "final_board": final_board,
+        "final_log": final_log,
+        "setup_help": setup_help,
+        "handoff_quit": handoff_quit,
         "launcher": launcher,
         "setup": setup,
         "board": board,

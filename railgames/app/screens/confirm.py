@@ -6,11 +6,14 @@ from typing import Any
 
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from railgames.app.screens.guard import SizeGuard
 
-class ConfirmScreen(ModalScreen[str | None]):
+
+class ConfirmScreen(SizeGuard, ModalScreen[str | None]):
     """Dismisses with the id of the chosen button, or None on Esc."""
 
     DEFAULT_CSS = """
@@ -33,7 +36,7 @@ class ConfirmScreen(ModalScreen[str | None]):
             yield Static(self.question)
             with Horizontal():
                 for i, (bid, label, key) in enumerate(self.buttons):
-                    yield Button(f"{label} [{key}]", id=bid, variant="warning" if i == 0 else "default")
+                    yield Button(Content(f"{label} [{key}]"), id=bid, variant="warning" if i == 0 else "default")
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()

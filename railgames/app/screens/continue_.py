@@ -11,13 +11,17 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
 from railgames.app.saves import SavedGame, list_saves, saves_dir
+from railgames.app.screens.guard import SizeGuard
 
 if TYPE_CHECKING:
     from railgames.app.shell import GameShell
 
 
-class ContinueScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back")]
+class ContinueScreen(SizeGuard, Screen[None]):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("question_mark,f1", "help", "Help"),
+    ]
 
     def __init__(self) -> None:
         super().__init__()
@@ -52,6 +56,11 @@ class ContinueScreen(Screen[None]):
             text += f"\nSkipped {save.path.name}: {save.problem}"
         note.update(Text(text))
         table.focus()
+
+    def action_help(self) -> None:
+        from railgames.app.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(None))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         save = self.saves[event.cursor_row]

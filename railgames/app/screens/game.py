@@ -8,6 +8,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
@@ -16,8 +17,10 @@ from railgames.app.boards import board_class, game_ui
 from railgames.app.commands import GameCommands
 from railgames.app.palette import player_letters, player_style
 from railgames.app.screens.confirm import ConfirmScreen
-from railgames.app.screens.handoff import HandoffScreen
+from railgames.app.screens.guard import SizeGuard
+from railgames.app.screens.handoff import QUIT_BUTTONS, QUIT_QUESTION, HandoffScreen
 from railgames.app.screens.help import HelpScreen
+from railgames.app.screens.log import event_line
 from railgames.app.session import Session
 from railgames.app.widgets.action_panel import ActionPanel
 from railgames.app.widgets.footer import KeyFooter
@@ -30,9 +33,11 @@ if TYPE_CHECKING:
 NARROW = 110  # below this width the panels stack under the board
 WIDE = 150
 ROOMY = 160  # room for a 96-column map beside the usual side panel
+TALL = 34  # from this height a narrow screen's list of choices shows more of itself
 
 
-class GameScreen(Screen[None]):
+class GameScreen(SizeGuard, Screen[None]):
+    MIN_SIZE = (80, 24)  # the smallest terminal every game is laid out for
     COMMANDS = {GameCommands}
 
     BINDINGS = [
@@ -41,7 +46,10 @@ class GameScreen(Screen[None]):
         Binding("n", "hotkey('n')", "Wait"),
         Binding("e", "hotkey('e')", "End build"),
         Binding("escape", "back", "Back"),
-        Binding("tab", "switch_focus", "Board/list", show=False),
+        Binding("tab", "switch_focus(1)", "Next panel", show=False),
+        Binding("shift+tab", "switch_focus(-1)", "Previous panel", show=False),
+        # On the board, l also moves the cursor right (hjkl); L opens the log from anywhere.
+        Binding("l,L", "show_log", "Log"),
         Binding("u", "undo", "Undo"),
         Binding("s", "save", "Save"),
         Binding("v", "history", "History"),
@@ -49,9 +57,11 @@ class GameScreen(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: Session, handoff: bool = True) -> None:
+    def __init__(self, session: Session, handoff: bool = True, review: bool = False) -> None:
         super().__init__()
         self.session = session
+        # A finished game looked at again from the game-over screen: nothing to play.
+        self.review = review
         self.ui = game_ui(session.ruleset)
         self.add_class(f"game-{session.ruleset.id}")
         # A game with secrets shows only what the seat at the keyboard may see, and its
@@ -65,6 +75,7 @@ class GameScreen(Screen[None]):
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
         self._logged = 0
+        self._log_width = 0
         self._bot_timer: Timer | None = None
         prompt = session.prompt()
         # No hand-off before the very first decision: whoever starts is already at the keyboard.
@@ -98,13 +109,37 @@ class GameScreen(Screen[None]):
         # The log stays at its end when the panels above it change size (until scrolled).
         self.query_one("#log", RichLog).anchor()
         self.query_one("#players").border_title = self.ui.players_title
-        self._apply_layout(self.size.width)
+        self._apply_layout(self.app.size)
         self.refresh_all()
 
-    def on_resize(self, event: events.Resize) -> None:
-        self._apply_layout(event.size.width)
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self._title_log()
 
-    def _apply_layout(self, width: int) -> None:
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self._title_log()
+
+    def _title_log(self) -> None:
+        log = self.log_widget
+        log.border_title = "Log · PgUp/PgDn Home/End" if log.has_focus else "Log"
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._apply_layout(event.size)
+        # The log's lines were wrapped at its old width: once laid out anew, wrap them again.
+        self.call_after_refresh(self._rewrap_log)
+
+    def _rewrap_log(self) -> None:
+        log = self.log_widget
+        width = log.scrollable_content_region.width
+        if width > 0 and width != self._log_width:
+            # (The first width is the one the log was first written at: RichLog waits for it.)
+            first, self._log_width = not self._log_width, width
+            if not first:
+                self._logged = -1  # everything is written again
+                self._update_log()
+
+    def _apply_layout(self, size: Size) -> None:
+        width = size.width
+        self.set_class(size.height < TALL, "short")
         self.set_class(width < NARROW, "narrow")
         self.set_class(width >= WIDE, "wide")
         self.set_class(width >= ROOMY, "roomy")
@@ -164,11 +199,18 @@ class GameScreen(Screen[None]):
         if prompt is None:
             self.board.set_highlight()
             self.panel.show_prompt(None, state, self.ui, self.names)
-            self.rapp.show_game_over(session)
+            self.panel.add_class("waiting")
+            self._nothing_to_choose()
+            if self.review:
+                self.board.focus()  # the cursor walks the final board (Enter chooses nothing)
+            else:
+                self.rapp.show_game_over(session)
             return
         if session.is_bot(prompt.seat):
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
+            self.panel.add_class("waiting")
             self.board.set_highlight()
+            self._nothing_to_choose()
             if self.remote:
                 return  # the host moves its bots and sends the result
             delay = self.rapp.bot_delay
@@ -186,13 +228,16 @@ class GameScreen(Screen[None]):
             # The screen now shows only what everyone may see; the next player's own
             # holdings appear once they are at the keyboard.
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
+            self.panel.add_class("waiting")
             self.board.set_highlight()
+            self._nothing_to_choose()
             self.app.clear_notifications()
             seat = prompt.seat
             self._hand_off(seat, "Nothing secret shows until you press Enter.",
                            lambda: self._handed_over(seat))
             return
         self.panel.show_prompt(prompt, state, self.ui, self.names)
+        self.panel.remove_class("waiting")
         if (self.handoff and self._at_keyboard is not None and prompt.seat != self._at_keyboard
                 and len(session.humans()) > 1):
             self._hand_off(prompt.seat, "", self._focus_for_prompt)
@@ -221,7 +266,8 @@ class GameScreen(Screen[None]):
         can_undo = previous is not None and self.session.game.undo_refusal(previous) is None
         self.app.push_screen(
             HandoffScreen(self.names[seat], seat, self.letters[seat], note=note,
-                          previous=self.names[previous] if can_undo and previous is not None else None),
+                          previous=self.names[previous] if can_undo and previous is not None else None,
+                          game_id=self.session.ruleset.id),
             done,
         )
 
@@ -230,10 +276,31 @@ class GameScreen(Screen[None]):
         self.refresh_all()
 
     def _focus_for_prompt(self) -> None:
+        self._board_choosing(self.panel.board_level)
         if self.panel.board_level:
             self.board.focus()
         else:
             self.panel.focus_input()
+
+    def _board_choosing(self, on: bool) -> None:
+        """Enter on the board chooses only while the decision is a place on it."""
+        if self.board.choosing != on:
+            self.board.choosing = on
+            self.refresh_bindings()
+
+    def _nothing_to_choose(self) -> None:
+        """A bot moves, a hand-off is due or the game is over: the keys for choosing rest."""
+        self._board_choosing(False)
+        if self.board.has_focus:
+            # The map can still be looked at (Tab comes back to it); the log keeps the keys.
+            self.log_widget.focus()
+
+    def _choosing_now(self) -> bool:
+        """Whether the player at the keyboard has a decision on screen (list or amount)."""
+        prompt = self.session.prompt()
+        if prompt is None or self.review or self.session.is_bot(prompt.seat):
+            return False
+        return not (self.hidden and len(self.session.humans()) > 1 and self._at_keyboard != prompt.seat)
 
     def _update_players(self, table: Any) -> None:
         """Show the players' table; drawn once, and not at all when it looks the same."""
@@ -263,21 +330,32 @@ class GameScreen(Screen[None]):
             text.append(" " + prompt.text)
         self.query_one("#banner", Static).update(text)
 
+    @property
+    def log_widget(self) -> RichLog:
+        return self.query_one("#log", RichLog)
+
+    def log_events(self) -> list[Any]:
+        """Every event of the game so far that the seat at the keyboard may see."""
+        return self.session.game.events_for(self.viewer)
+
     def _update_log(self) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.log_widget
         viewer = self.viewer
-        events_ = self.session.game.events_for(viewer)
-        if len(events_) < self._logged or viewer != self._log_viewer:  # undo, or another viewer
+        events_ = self.log_events()
+        reading = log.has_focus and not log.is_vertical_scroll_end
+        if self._logged < 0 or len(events_) < self._logged or viewer != self._log_viewer:
+            # undo, another viewer, or a new width
             log.clear()
             self._logged = 0
             self._log_viewer = viewer
-        fresh = [Text(event.text, style="bold" if event.kind in ("turn", "game_over") else "")
-                 for event in events_[self._logged:]]
+            reading = False
+        fresh = [event_line(event) for event in events_[self._logged:]]
         if fresh:  # one write for many lines (a rewrite for another viewer) is much quicker
-            # Scrolled to the end at once rather than after the next refresh, so the new
-            # lines are in this frame and the log is not painted a second time.
             log.write(Text("\n").join(fresh), scroll_end=False)
-            log.scroll_end(animate=False, immediate=True, x_axis=False)
+            if not reading:  # a player scrolled back to read keeps their place
+                # Scrolled to the end at once rather than after the next refresh, so the
+                # new lines are in this frame and the log is not painted a second time.
+                log.scroll_end(animate=False, immediate=True, x_axis=False)
         self._logged = len(events_)
 
     # ------------------------------------------------------------ acting
@@ -332,6 +410,8 @@ class GameScreen(Screen[None]):
     def on_action_panel_highlight_changed(self, event: ActionPanel.HighlightChanged) -> None:
         event.stop()
         self.board.set_highlight(event.highlight.cities, event.highlight.path)
+        self._board_choosing(event.board_level and self._choosing_now())
+        self.refresh_bindings()  # Esc (back) comes and goes with the levels of the choice
         if not event.board_level:
             return
         level = (id(self.panel.prompt), tuple(k for k, _ in self.panel.prefix))
@@ -391,8 +471,16 @@ class GameScreen(Screen[None]):
         return {h.key: h for h in self.ui.hotkeys(self.shown_state(), prompt, self.names)}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Only what does something now is offered (and shown in the footer).
+        if SizeGuard.check_action(self, action, parameters) is False:
+            return False
         if action == "hotkey":
-            return parameters[0] in self._hotkeys()
+            return not self.review and parameters[0] in self._hotkeys()
+        if action == "back":
+            panels = self.query(ActionPanel)  # not there yet while the footer is first drawn
+            return self.review or (bool(panels) and self._choosing_now() and bool(panels.first().prefix))
+        if action in ("undo", "save"):
+            return not self.review
         return True
 
     def action_hotkey(self, key: str) -> None:
@@ -401,13 +489,34 @@ class GameScreen(Screen[None]):
             self.submit(hot.action)
 
     def action_back(self) -> None:
+        if self.review:
+            self.dismiss(None)
+            return
         self.panel.back()
+        self.refresh_bindings()
 
-    def action_switch_focus(self) -> None:
+    def action_switch_focus(self, step: int = 1) -> None:
+        """Tab: board, then the choices (when there are any), then the log, and round again."""
+        stops = ["board", "input", "log"] if self._choosing_now() else ["board", "log"]
         if self.board.has_focus:
-            self.panel.focus_input()
+            here = "board"
+        elif self.log_widget.has_focus:
+            here = "log"
         else:
+            here = "input" if "input" in stops else "log"
+        target = stops[(stops.index(here) + step) % len(stops)]
+        if target == "board":
             self.board.focus()
+        elif target == "log":
+            self.log_widget.focus()
+        else:
+            self.panel.focus_input()
+
+    def action_show_log(self) -> None:
+        from railgames.app.screens.log import LogScreen
+
+        self.app.push_screen(LogScreen(self.session.ruleset.id,
+                                       f"{self.session.ruleset.title}: the log", self.log_events()))
 
     def action_undo(self) -> None:
         """Take back the last action of the player at the keyboard, never anyone else's."""
@@ -484,18 +593,11 @@ class GameScreen(Screen[None]):
             elif answer == "menu":
                 self.rapp.to_launcher()
 
-        question = ("Stop playing? The game is saved after every action; "
-                    "choose Continue in the launcher to pick it up again.")
+        question = QUIT_QUESTION
         if self.remote:
             question = ("Leave the table? It is kept on the host; join it again with its code "
                         "to take your seat back.")
-        self.app.push_screen(
-            ConfirmScreen(
-                question,
-                [("quit", "Quit", "y"), ("menu", "Launcher", "l"), ("cancel", "Keep playing", "n")],
-            ),
-            chosen,
-        )
+        self.app.push_screen(ConfirmScreen(question, QUIT_BUTTONS), chosen)
 
     def set_handoff(self, on: bool) -> None:
         if self.hidden and not on:

@@ -13,6 +13,7 @@ from textual.widgets import Footer, Static
 
 from railgames.app.boards import game_ui
 from railgames.app.palette import player_style
+from railgames.app.screens.guard import SizeGuard
 from railgames.app.session import Session
 from railgames.app.widgets.chart import history_chart
 from railgames.core.record import PlayerSpec
@@ -37,12 +38,16 @@ def money(value: int, signed: bool = False) -> str:
     return f"+${value}" if signed and value else f"${value}"
 
 
-class GameOverScreen(Screen[None]):
+class GameOverScreen(SizeGuard, Screen[None]):
+    MIN_SIZE = (80, 24)  # the smallest terminal every game is laid out for
     BINDINGS = [
         Binding("enter,escape", "launcher", "Launcher"),
+        Binding("b", "final_board", "Final board"),
+        Binding("l", "show_log", "Log"),
         Binding("n", "new_game", "New game"),
         Binding("p", "play_this", "Play this game"),
         Binding("h,v", "history", "History"),
+        Binding("question_mark,f1", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
 
@@ -98,6 +103,39 @@ class GameOverScreen(Screen[None]):
                      for k in columns] or [str(result.scores[name])]
             table.add_row(label, *cells)
         return table
+
+    def _secret_seat(self) -> int | None:
+        """Whose secrets the finished game may show: the one human's, in a game with secrets."""
+        if not getattr(self.session.ruleset, "hidden_information", False):
+            return None
+        humans = [i for i, p in enumerate(self.session.game.players) if not p.is_bot]
+        return humans[0] if len(humans) == 1 else None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if SizeGuard.check_action(self, action, parameters) is False:
+            return False
+        if action == "final_board":  # a game played here (a watched one has its viewer)
+            return isinstance(self.session, Session)
+        return True
+
+    def action_final_board(self) -> None:
+        from railgames.app.screens.game import GameScreen
+
+        if not isinstance(self.session, Session):
+            return
+        self.app.push_screen(GameScreen(self.session, handoff=False, review=True))
+
+    def action_show_log(self) -> None:
+        from railgames.app.screens.log import LogScreen
+
+        events = self.session.game.events_for(self._secret_seat())
+        self.app.push_screen(LogScreen(self.session.ruleset.id,
+                                       f"{self.session.ruleset.title}: the whole game", events))
+
+    def action_help(self) -> None:
+        from railgames.app.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.session.ruleset.id))
 
     def action_launcher(self) -> None:
         self.rapp.to_launcher()

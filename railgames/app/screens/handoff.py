@@ -11,9 +11,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from railgames.app.palette import player_style
+from railgames.app.screens.guard import SizeGuard
+
+QUIT_QUESTION = ("Stop playing? The game is saved after every action; "
+                 "choose Continue in the launcher to pick it up again.")
+QUIT_BUTTONS = [("quit", "Quit", "y"), ("menu", "Launcher", "l"), ("cancel", "Keep playing", "n")]
 
 
-class HandoffScreen(Screen[str | None]):
+class HandoffScreen(SizeGuard, Screen[str | None]):
     DEFAULT_CSS = """
     HandoffScreen #handoff-box { width: 56; max-width: 95%; height: auto; border: heavy $accent;
                                  padding: 1 2; content-align: center middle; text-align: center; }
@@ -21,11 +26,14 @@ class HandoffScreen(Screen[str | None]):
     BINDINGS = [
         Binding("enter,space", "ready", "I'm ready"),
         Binding("u", "take_back", "Undo my move"),
+        Binding("question_mark,f1", "help", "Help"),
+        Binding("q,escape", "quit_game", "Quit"),
     ]
 
     def __init__(self, name: str, seat: int, letter: str, note: str = "",
-                 previous: str | None = None) -> None:
+                 previous: str | None = None, game_id: str | None = None) -> None:
         super().__init__()
+        self.game_id = game_id
         self.player = name
         self.seat = seat
         self.letter = letter
@@ -47,7 +55,28 @@ class HandoffScreen(Screen[str | None]):
         yield Footer()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if SizeGuard.check_action(self, action, parameters) is False:
+            return False
+        if action == "help":
+            return self.game_id is not None
         return self.previous is not None if action == "take_back" else True
+
+    def action_help(self) -> None:
+        from railgames.app.screens.help import HelpScreen
+
+        if self.game_id is not None:  # the rules only: nothing of anyone's hand shows
+            self.app.push_screen(HelpScreen(self.game_id))
+
+    def action_quit_game(self) -> None:
+        from railgames.app.screens.confirm import ConfirmScreen
+
+        def chosen(answer: str | None) -> None:
+            if answer == "quit":
+                self.app.exit(0)
+            elif answer == "menu":
+                self.app.to_launcher()  # type: ignore[attr-defined]
+
+        self.app.push_screen(ConfirmScreen(QUIT_QUESTION, QUIT_BUTTONS), chosen)
 
     def action_ready(self) -> None:
         self.dismiss(None)

@@ -10,10 +10,32 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown, Static
 
+from railgames.app.screens.guard import SizeGuard
 from railgames.games import ruleset_class
 
+KEYS_HELP = """\
+# Keys
 
-def rules_text(game_id: str) -> str:
+- **Launcher**: ↑↓ pick a game, **n** or Enter new game, **c** continue a saved game,
+  **r** or **?** the rules, **q** quit.
+- **Setting up**: Tab moves between fields (Enter in a name too); the game starts only
+  with the Start button or **ctrl+s**; Esc goes back.
+- **Continue**: ↑↓ pick a save, Enter resumes it; Esc goes back.
+- **Playing**: arrows (or hjkl) move on the board, Enter chooses, Tab goes board → choices
+  → log, Esc steps back out of a choice, **l** (**L** on the board) the whole log,
+  **u** undo, **s** save, **?** help, **q** quit.
+- **Hand-off**: Enter when the named player has the keyboard; **q** or Esc to stop.
+- **Game over**: **b** the final board, **l** the whole log, **n** a new game,
+  Enter the launcher, **q** quit.
+- **Logs**: ↑↓, PgUp/PgDn, Home/End scroll.
+
+A terminal smaller than a screen needs shows one line saying how big to make it.
+"""
+
+
+def rules_text(game_id: str | None) -> str:
+    if game_id is None:
+        return KEYS_HELP
     package = ruleset_class(game_id).__module__.rsplit(".", 1)[0]
     try:
         return resources.files(package).joinpath("help.md").read_text(encoding="utf-8")
@@ -21,7 +43,7 @@ def rules_text(game_id: str) -> str:
         return "No rules help has been written for this game yet."
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(SizeGuard, ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen #help-body { width: 100; max-width: 100%; height: 1fr; border: round $accent;
@@ -34,7 +56,8 @@ class HelpScreen(ModalScreen[None]):
         Binding("k", "scroll(-1)", "Up", show=False),
     ]
 
-    def __init__(self, game_id: str, step: str | None = None, step_help: str | None = None) -> None:
+    def __init__(self, game_id: str | None, step: str | None = None,
+                 step_help: str | None = None) -> None:
         super().__init__()
         self.game_id = game_id
         self.step = step
@@ -46,6 +69,8 @@ class HelpScreen(ModalScreen[None]):
                 yield Static(f"[b]Now: {self.step}[/b]\n{self.step_help or ''}".rstrip(),
                              id="help-now")
             yield Markdown(rules_text(self.game_id), id="help-rules")
+            if self.game_id is not None:  # the keys of every screen, after the rules
+                yield Markdown(KEYS_HELP, id="help-keys")
         yield Footer()
 
     def on_mount(self) -> None:

@@ -7,11 +7,13 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from railgames.app.cards import launcher_cards
+from railgames.app.screens.guard import SizeGuard
 from railgames.app.widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
@@ -23,11 +25,13 @@ TITLE = r"""
  ╹┗╸╹ ╹╹┗━╸┗━┛╹ ╹╹ ╹┗━╸┗━┛"""
 
 
-class LauncherScreen(Screen[None]):
+class LauncherScreen(SizeGuard, Screen[None]):
     # Five buttons fit in 80 columns only at the width of their labels.
     DEFAULT_CSS = """
     LauncherScreen #launcher-buttons Button { min-width: 8; }
     """
+    # Below 72 columns the Rules and Quit buttons make way (r and q, and the footer, remain).
+    HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (72, "-roomy")]
     BINDINGS = [
         Binding("n", "new_game", "New game"),
         Binding("c", "continue_game", "Continue"),
@@ -55,11 +59,11 @@ class LauncherScreen(Screen[None]):
                 )
                 yield Static(id="game-details")
             with Horizontal(id="launcher-buttons"):
-                yield Button("New game [n]", id="new", variant="primary")
-                yield Button("Continue [c]", id="continue")
-                yield Button("Watch a demo [w]", id="demo")
-                yield Button("Rules [r]", id="rules")
-                yield Button("Quit [q]", id="quit")
+                yield Button(Content("New game [n]"), id="new", variant="primary")
+                yield Button(Content("Continue [c]"), id="continue")
+                yield Button(Content("Watch a demo [w]"), id="demo")
+                yield Button(Content("Rules [r]"), id="rules")
+                yield Button(Content("Quit [q]"), id="quit")
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
+from railgames.app.screens.guard import SizeGuard
 from railgames.core.errors import RailgamesError
 from railgames.core.record import PlayerSpec
 from railgames.games import ruleset_class
@@ -19,13 +20,21 @@ if TYPE_CHECKING:
     from railgames.app.shell import GameShell
 
 DEFAULT_NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
+SETUP_HELP = (
+    "Tab and Shift+Tab (or Enter in a name) move between the fields; Enter opens a "
+    "list, the arrows pick, Enter takes. A blank seed deals at random; the same seed "
+    "deals the same game again. The game starts only with the Start button or ctrl+s; "
+    "Esc goes back to the launcher."
+)
 KINDS = [("Human", "human"), ("Random bot", "random"), ("Greedy bot", "greedy")]
 
 
-class SetupScreen(Screen[None]):
+class SetupScreen(SizeGuard, Screen[None]):
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("ctrl+s", "start", "Start"),
+        # Typed into a name, ? is part of the name; F1 opens the help from anywhere.
+        Binding("question_mark,f1", "help", "Help"),
     ]
 
     def __init__(self, game_id: str, players: list[PlayerSpec] | None = None,
@@ -43,7 +52,7 @@ class SetupScreen(Screen[None]):
     def compose(self) -> Any:
         cls = self.cls
         count = min(max(len(self.initial), cls.min_players), cls.max_players)
-        with VerticalScroll(id="setup"):
+        with VerticalScroll(id="setup", can_focus=False):
             yield Static(f"[b]New game: {cls.title}[/b]", id="setup-title")
             with Horizontal(classes="setup-row"):
                 yield Label("Players", classes="setup-label")
@@ -61,14 +70,15 @@ class SetupScreen(Screen[None]):
                 yield Label("Seed", classes="setup-label")
                 if cls.hidden_information:
                     # Whoever knows the seed could work out the secret deal: always random here.
-                    yield Input("", placeholder="random (the deal stays secret)", id="seed",
+                    yield Input("", placeholder="random", id="seed",
                                 compact=True, classes="seat-name", disabled=True)
+                    yield Static("the seed would give the deal away", classes="setup-note")
                 else:
                     yield Input("" if self.seed is None else str(self.seed), placeholder="random",
                                 restrict=r"[0-9]*", id="seed", compact=True, classes="seat-name")
             if cls.hidden_information:
-                yield Checkbox("Hand-off screen between human players (always on: players "
-                               "keep secrets here)", True, id="handoff", compact=True, disabled=True)
+                yield Checkbox("Hand-off screens (always on: players keep secrets)", True,
+                               id="handoff", compact=True, disabled=True)
             else:
                 yield Checkbox("Hand-off screen between human players", self.rapp.handoff_default,
                                id="handoff", compact=True)
@@ -96,7 +106,14 @@ class SetupScreen(Screen[None]):
             self._show_seats()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        self.action_start()
+        # Enter in a field goes on to the next one; only Start (or ctrl+s) starts.
+        event.stop()
+        self.focus_next()
+
+    def action_help(self) -> None:
+        from railgames.app.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(self.game_id, "Setting up", SETUP_HELP))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         if event.button.id == "start":

@@ -150,6 +150,9 @@ class BoardBase(ScrollView, can_focus=True):
         self.highlighted: frozenset[str] = frozenset()
         self.path: tuple[str, ...] = ()
         self._cursor = cursor  # the id of the city under the cursor
+        # Whether Enter chooses a place now; the screen turns it off while the decision
+        # is elsewhere (a list, an amount, a bot's move).
+        self.choosing = True
         # Called with the city's id whenever the cursor moves (the lines under the board).
         self.cursor_listeners: list[Callable[[str], None]] = []
         self._scene: list[Row] = []  # cells without the cursor
@@ -219,6 +222,10 @@ class BoardBase(ScrollView, can_focus=True):
     # ------------------------------------------------------------ input
     def action_move_cursor(self, direction: str) -> None:
         raise NotImplementedError
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Enter is offered (and shown in the footer) only while a place can be chosen.
+        return self.choosing if action == "choose" else True
 
     def action_choose(self) -> None:
         self.post_message(self.CityChosen(self, self.cursor_city))
