@@ -25,6 +25,7 @@ a cursor move touches only the two labels involved.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -37,7 +38,7 @@ from railgames.app.palette import (
     player_letters,
     player_style,
 )
-from railgames.app.widgets.board_base import STYLE, Cell
+from railgames.app.widgets.board_base import STYLE, BoardPanel, Cell
 from railgames.app.widgets.graph_board import (
     GraphBoard,
     GraphLayout,
@@ -326,25 +327,76 @@ class NewEnglandBoard(GraphBoard):
 # ------------------------------------------------------------------- slots
 
 
-class NewEnglandSlots(Static):
-    """The Railway Link slots: this turn's links and next turn's, with a key to the board."""
+class NewEnglandSlots(BoardPanel):
+    """Under the board: the Railway Link slots (this turn's links and next turn's), a key
+    to the board, and a line about the city under the board cursor, named in full.
+
+    Each part is its own widget, so a cursor move repaints the cursor line only.
+    """
 
     DEFAULT_CSS = """
     NewEnglandSlots {
         height: auto;
     }
+    NewEnglandSlots Static { height: auto; }
     """
+
+    BOARD_CLASS = NewEnglandBoard
+
+    ruleset: NewEnglandRules
+    state: NEState | None
 
     def __init__(self, ruleset: NewEnglandRules, *, show_key: bool = True,
                  id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.ruleset = ruleset
+        super().__init__(ruleset, id=id)
         self.show_key = show_key
-        self.state: NEState | None = None
+
+    def compose(self) -> Any:
+        yield Static(id="ne-slots")
+        yield Static(id="ne-cursor")
 
     def update_state(self, state: NEState) -> None:
         self.state = state
-        self.update(self.describe(state))
+        if not self.is_mounted:
+            return
+        self.query_one("#ne-slots", Static).update(self.describe(state))
+        self._show_cursor()
+
+    def _show_cursor(self) -> None:
+        if self.state is not None and self.cursor is not None and self.is_mounted:
+            self.query_one("#ne-cursor", Static).update(self.city_line(self.state, self.cursor))
+
+    def city_line(self, state: NEState, city: str) -> Text:
+        """The city under the cursor, in full: what it wants, the cubes waiting, its links."""
+        rules = self.ruleset
+        game_map = rules.map
+        letters = player_letters([r.name for r in state.railways])
+        demand = game_map.demand_of[city]
+        text = Text()
+        text.append("Cursor ", style="bold")
+        text.append(rules.city_name(city), style=commodity_style(demand) + " underline")
+        text.append(" wants ")
+        text.append(demand, style=commodity_style(demand))
+        cubes = state.cubes.get(city, {})
+        waiting = cube_text(cubes)
+        text.append(" · cubes ")
+        if waiting:
+            for ch in waiting:
+                colour = next((c for c in cubes if commodity_letter(c) == ch), None)
+                text.append(ch, style=commodity_style(colour) if colour else "")
+        else:
+            text.append("none", style="dim")
+        text.append(" · links ")
+        at_city = [link for link in game_map.links if city in (link.a, link.b)]
+        for i, link in enumerate(at_city):
+            if i:
+                text.append(", ")
+            other = link.b if link.a == city else link.a
+            text.append(f"{rules.city_name(other)} {link.value}")
+            seat = state.owner.get(link.id)
+            if seat is not None:
+                text.append(f" {letters[seat]}", style=player_style(seat))
+        return text
 
     def describe(self, state: NEState) -> Text:
         rules = self.ruleset
