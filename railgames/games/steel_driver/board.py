@@ -197,6 +197,8 @@ class SteelDriverLayout(GraphLayout):
                 if detour is not None:
                     self.links[route.id] = detour
                     used.update(detour.cells)
+        self.place_marks(self.links, reserved)
+        self.near_labels = self.beside(reserved)  # no company's letter here
 
     def _extent(self, loc: str) -> set[Cell]:
         """A location's cells: mark, name and value."""
@@ -337,7 +339,7 @@ class SteelDriverBoard(GraphBoard):
             line = STYLE(company_style(owner))
             chip = STYLE(company_chip(owner))
             for i, ((col, row), d) in enumerate(zip(path.cells, path.directions, strict=True)):
-                if i % 2 == 0:
+                if i % 2 == 0 and (col, row) not in lay.near_labels:
                     chars[row][col], styles[row][col] = letters[owner], chip
                 else:
                     chars[row][col], styles[row][col] = TRACK_GLYPHS[d], line
