@@ -259,6 +259,17 @@ class ParisConnectionBoard(BoardBase):
         """The hex with its outline, in board (virtual) coordinates."""
         return self.layout_.region(self.layout_.hex_of[city])
 
+    def label_regions(self) -> dict[str, Region]:
+        """Each city's marks: its brackets (with the locomotive between) and, above, its
+        value digit, in board (virtual) coordinates; no two may touch."""
+        lay = self.layout_
+        regions: dict[str, Region] = {}
+        for h in lay.map.city_at:
+            x, y = lay.centre[h]
+            regions[lay.id_of[h]] = Region(x - 1, y, 3, 1)
+            regions[f"{lay.id_of[h]} value"] = Region(x, y - 1, 1, 1)
+        return regions
+
     def hex_text(self, city: str) -> str:
         """The three middle cells of a hex, as drawn."""
         x, y = self.layout_.centre[self.layout_.hex_of[city]]
