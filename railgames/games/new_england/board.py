@@ -331,13 +331,14 @@ class NewEnglandBoard(GraphBoard):
             for cid, text in self._cube_texts.items():
                 place = lay.places[cid]
                 here = state.cubes[cid]
-                start, row = place.cube_cols[0], place.cube_row
-                assert row is not None
+                start, cube_row = place.cube_cols[0], place.cube_row
+                if cube_row is None:
+                    continue
                 colour_of = {commodity_letter(c): c for c in here}
                 for i, ch in enumerate(text):
-                    chars[row][start + i] = ch
+                    chars[cube_row][start + i] = ch
                     colour = colour_of.get(ch)
-                    styles[row][start + i] = STYLE(commodity_style(colour)) if colour else PLAIN
+                    styles[cube_row][start + i] = STYLE(commodity_style(colour)) if colour else PLAIN
 
         # Labels last: nothing is ever drawn over them.
         on_path = set(self.path)
