@@ -2,25 +2,62 @@
 
 Every player is a colour and a letter, and every cube colour has a letter, so
 the board reads in 16 colours, with NO_COLOR, and for colour-blind players.
-Only the 16 ANSI colour names are used.
+Only the 16 ANSI colours are used, each written as the RGB value in ``ANSI16``
+(see ``named``): the theme's own ANSI colours are not used for players, companies
+and cubes, as they would turn red pink and blue violet, and a 16-colour terminal
+would then draw them magenta and cyan.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
+# Each of the 16 ANSI colours as an RGB value that looks like its name and that a
+# 16-colour terminal (Rich's standard and Windows palettes) turns back into the
+# colour of that name. A test holds every value to this.
+ANSI16: dict[str, str] = {
+    "black": "#1e1e1e",
+    "red": "#cc2424",
+    "green": "#28aa3c",
+    "yellow": "#d7a000",
+    "blue": "#1432be",
+    "magenta": "#af3cbe",
+    "cyan": "#00aabe",
+    "white": "#c8c8c8",
+    "bright_black": "#6e6e6e",
+    "bright_red": "#ff5555",
+    "bright_green": "#5aeb5a",
+    "bright_yellow": "#fff050",
+    "bright_blue": "#5a82ff",
+    "bright_magenta": "#e63cd2",
+    "bright_cyan": "#5af0f0",
+    "bright_white": "#ffffff",
+}
+
+_COLOUR_WORD = re.compile(r"\b(?:" + "|".join(sorted(ANSI16, key=len, reverse=True)) + r")\b")
+
+
+def named(style: str) -> str:
+    """A style string with its ANSI colour names written as their ``ANSI16`` values.
+
+    ``named("bold bright_white on red")`` is ``"bold #ffffff on #cc2424"``.
+    """
+    return _COLOUR_WORD.sub(lambda m: ANSI16[m.group(0)], style)
+
+
 # One bright ANSI colour per seat: red, cyan, green, yellow, magenta, white.
-PLAYER_STYLES: list[str] = [
+PLAYER_STYLES: list[str] = [named(s) for s in (
     "bold bright_red", "bold bright_cyan", "bold bright_green",
     "bold bright_yellow", "bold bright_magenta", "bold bright_white",
-]
+)]
 
-COMMODITY_STYLES: dict[str, str] = {
+COMMODITY_STYLES: dict[str, str] = {colour: named(style) for colour, style in {
     "purple": "bold magenta",
     "blue": "bold bright_blue",
     "red": "bold red",
     "yellow": "bold yellow",
-}
+}.items()}
 
 
 def player_style(seat: int) -> str:

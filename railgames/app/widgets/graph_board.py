@@ -61,10 +61,12 @@ class LinkPath:
 
     cells: list[Cell]
     directions: list[int]
+    mark: int | None = None  # where a number on the line goes (see GraphLayout.place_marks)
 
     @property
     def middle(self) -> int:
-        return len(self.cells) // 2
+        """The index of the cell that carries the link's number or letter."""
+        return self.mark if self.mark is not None else len(self.cells) // 2
 
 
 @dataclass
@@ -118,6 +120,24 @@ class GraphLayout:
             directions.append(line_direction(raw[max(i - 1, 0)], raw[min(i + 1, len(raw) - 1)]))
         return LinkPath(cells, directions)
 
+    @staticmethod
+    def beside(cells: set[Cell]) -> set[Cell]:
+        """The cells just left and right of ``cells``: a letter there would read as part of them."""
+        return {(col + dc, row) for col, row in cells for dc in (-1, 1)} - cells
+
+    def place_marks(self, links: dict[str, LinkPath], taken: set[Cell],
+                    rather_not: set[Cell] = frozenset()) -> None:  # type: ignore[assignment]
+        """Put each link's number on the cell nearest its middle with no label beside it,
+        so that a digit never reads as part of a name (``2○Memphis``); cells beside
+        ``rather_not`` only when there is no other."""
+        for path in links.values():
+            middle = len(path.cells) // 2
+            clear = [i for i, (col, row) in enumerate(path.cells)
+                     if (col - 1, row) not in taken and (col + 1, row) not in taken]
+            best = [i for i in clear if (path.cells[i][0] - 1, path.cells[i][1]) not in rather_not
+                    and (path.cells[i][0] + 1, path.cells[i][1]) not in rather_not] or clear
+            path.mark = min(best, key=lambda i: (abs(i - middle), i)) if best else None
+
     def nearest(self, origin: str, direction: str) -> str | None:
         """The closest city from ``origin`` in a direction (up, down, left, right)."""
         ox, oy = self.anchors[origin]
@@ -169,6 +189,11 @@ class GraphBoard(BoardBase):
         """The cells of a city's label and its marks, in board (virtual) coordinates."""
         place = self.places[city]
         return Region(place.col0, place.row, place.col1 - place.col0, 1)
+
+    def label_regions(self) -> dict[str, Region]:
+        """Each city's label with its marks, and whatever else the board writes to name
+        or describe a place, in board (virtual) coordinates; no two may touch."""
+        return {city: self.city_region(city) for city in self.places}
 
     # ------------------------------------------------------------ input
     def action_move_cursor(self, direction: str) -> None:

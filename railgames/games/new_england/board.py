@@ -25,6 +25,7 @@ a cursor move touches only the two labels involved.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.style import Style
 from rich.text import Text
@@ -37,7 +38,7 @@ from railgames.app.palette import (
     player_letters,
     player_style,
 )
-from railgames.app.widgets.board_base import STYLE, Cell
+from railgames.app.widgets.board_base import STYLE, BoardPanel, Cell
 from railgames.app.widgets.graph_board import (
     GraphBoard,
     GraphLayout,
@@ -148,6 +149,21 @@ class BoardLayout(GraphLayout):
             points = [self.anchors[link.a], *link.via, self.anchors[link.b]]
             path = self.trace(points, spaced)
             self.links[link.id] = path if path.cells else self.trace(points, reserved)
+        marked = set(reserved)
+        for place in self.places.values():
+            if place.marker is not None:
+                marked.add(place.marker)
+        # Numbers on the links keep clear of labels and of where cubes are listed.
+        cube_starts = {(col, place.cube_row) for place in self.places.values()
+                       if place.cube_row is not None
+                       for col in range(place.cube_cols[0], min(place.cube_cols[1], place.cube_cols[0] + 4))}
+        self.place_marks(self.links, reserved, cube_starts)
+        self.near_labels = self.beside(marked)  # no owner's letter here
+        # Cubes are listed again, now keeping a blank short of every link's number.
+        self.numbers = {path.cells[path.middle] for path in self.links.values() if path.cells}
+        for place in self.places.values():
+            place.cube_row, place.cube_cols = None, (0, 0)
+            self._place_cubes(place)
 
     def _place_cubes(self, place: CityPlace) -> None:
         """Cubes are listed under the label, else above it, over blanks, coast and borders only."""
@@ -169,8 +185,10 @@ class BoardLayout(GraphLayout):
             place.cube_row, place.cube_cols = best[0], (best[1], best[2])
 
     def _blocks_cubes(self, col: int, row: int) -> bool:
-        # Labels, demand marks and the grid's own words (state names) stay readable.
-        return (col, row) in self.reserved or self.chars[row][col].isalnum()
+        # Labels, demand marks, links' numbers and the grid's own words stay readable.
+        numbers = getattr(self, "numbers", ())
+        return ((col, row) in self.reserved or self.chars[row][col].isalnum()
+                or (col, row) in numbers or (col + 1, row) in numbers)
 
 
 # ------------------------------------------------------------------- styles
@@ -213,6 +231,20 @@ class NewEnglandBoard(GraphBoard):
         x1 = place.demand_cells[-1][0] + 1 if place.demand_cells else place.col1
         return Region(x0, place.row, x1 - x0, 1)
 
+    def label_regions(self) -> dict[str, Region]:
+        """Each city's label with its marks, and the list of cubes waiting there."""
+        regions = {}
+        for cid, place in self.layout_.places.items():
+            region = self.city_region(cid)
+            if place.marker is not None and cid not in self.highlighted:
+                region = Region(region.x + 1, region.y, region.width - 1, 1)  # a blank cell
+            regions[cid] = region
+        for cid, text in self._cube_texts.items():
+            place = self.layout_.places[cid]
+            if place.cube_row is not None:
+                regions[f"{cid} cubes"] = Region(place.cube_cols[0], place.cube_row, len(text), 1)
+        return regions
+
     def _city_at(self, cell: Cell) -> str | None:
         city = self.layout_.city_at.get(cell)
         if city is not None:
@@ -233,6 +265,18 @@ class NewEnglandBoard(GraphBoard):
             [PLAIN if ch == " " else DIM for ch in row] for row in chars
         ]
         state = self.state
+        # Cubes waiting in each city (worked out first: no owner's letter may touch them).
+        self._cube_texts = {}
+        cube_cells: set[Cell] = set()
+        if state is not None:
+            for cid, here in state.cubes.items():
+                place = lay.places[cid]
+                start, end = place.cube_cols
+                text = cube_text(here, end - start)
+                if text and place.cube_row is not None:
+                    self._cube_texts[cid] = text
+                    cube_cells.update((start + i, place.cube_row) for i in range(len(text)))
+        near = lay.near_labels | lay.beside(cube_cells)
 
         def draw(link: str, glyphs: tuple[str, ...] | None, style: Style,
                  letter: str | None = None, every: int = 2,
@@ -241,7 +285,7 @@ class NewEnglandBoard(GraphBoard):
             for i, ((col, row), d) in enumerate(zip(path.cells, path.directions, strict=True)):
                 if glyphs is None:
                     ch = UNBUILT_GLYPH
-                elif letter is not None and i % every == 0:
+                elif letter is not None and i % every == 0 and (col, row) not in near:
                     ch = letter
                 else:
                     ch = glyphs[d]
@@ -283,21 +327,18 @@ class NewEnglandBoard(GraphBoard):
                 styles[row][col] = styles[row][col] + PATH
 
         # Cubes waiting in each city.
-        self._cube_texts = {}
         if state is not None:
-            for cid, here in state.cubes.items():
+            for cid, text in self._cube_texts.items():
                 place = lay.places[cid]
-                start, end = place.cube_cols
-                text = cube_text(here, end - start)
-                if not text or place.cube_row is None:
+                here = state.cubes[cid]
+                start, cube_row = place.cube_cols[0], place.cube_row
+                if cube_row is None:
                     continue
-                self._cube_texts[cid] = text
-                row = place.cube_row
                 colour_of = {commodity_letter(c): c for c in here}
                 for i, ch in enumerate(text):
-                    chars[row][start + i] = ch
+                    chars[cube_row][start + i] = ch
                     colour = colour_of.get(ch)
-                    styles[row][start + i] = STYLE(commodity_style(colour)) if colour else PLAIN
+                    styles[cube_row][start + i] = STYLE(commodity_style(colour)) if colour else PLAIN
 
         # Labels last: nothing is ever drawn over them.
         on_path = set(self.path)
@@ -326,25 +367,76 @@ class NewEnglandBoard(GraphBoard):
 # ------------------------------------------------------------------- slots
 
 
-class NewEnglandSlots(Static):
-    """The Railway Link slots: this turn's links and next turn's, with a key to the board."""
+class NewEnglandSlots(BoardPanel):
+    """Under the board: the Railway Link slots (this turn's links and next turn's), a key
+    to the board, and a line about the city under the board cursor, named in full.
+
+    Each part is its own widget, so a cursor move repaints the cursor line only.
+    """
 
     DEFAULT_CSS = """
     NewEnglandSlots {
         height: auto;
     }
+    NewEnglandSlots Static { height: auto; }
     """
+
+    BOARD_CLASS = NewEnglandBoard
+
+    ruleset: NewEnglandRules
+    state: NEState | None
 
     def __init__(self, ruleset: NewEnglandRules, *, show_key: bool = True,
                  id: str | None = None) -> None:
-        super().__init__(id=id)
-        self.ruleset = ruleset
+        super().__init__(ruleset, id=id)
         self.show_key = show_key
-        self.state: NEState | None = None
+
+    def compose(self) -> Any:
+        yield Static(id="ne-slots")
+        yield Static(id="ne-cursor")
 
     def update_state(self, state: NEState) -> None:
         self.state = state
-        self.update(self.describe(state))
+        if not self.is_mounted:
+            return
+        self.query_one("#ne-slots", Static).update(self.describe(state))
+        self._show_cursor()
+
+    def _show_cursor(self) -> None:
+        if self.state is not None and self.cursor is not None and self.is_mounted:
+            self.query_one("#ne-cursor", Static).update(self.city_line(self.state, self.cursor))
+
+    def city_line(self, state: NEState, city: str) -> Text:
+        """The city under the cursor, in full: what it wants, the cubes waiting, its links."""
+        rules = self.ruleset
+        game_map = rules.map
+        letters = player_letters([r.name for r in state.railways])
+        demand = game_map.demand_of[city]
+        text = Text()
+        text.append("Cursor ", style="bold")
+        text.append(rules.city_name(city), style=commodity_style(demand) + " underline")
+        text.append(" wants ")
+        text.append(demand, style=commodity_style(demand))
+        cubes = state.cubes.get(city, {})
+        waiting = cube_text(cubes)
+        text.append(" · cubes ")
+        if waiting:
+            for ch in waiting:
+                colour = next((c for c in cubes if commodity_letter(c) == ch), None)
+                text.append(ch, style=commodity_style(colour) if colour else "")
+        else:
+            text.append("none", style="dim")
+        text.append(" · links ")
+        at_city = [link for link in game_map.links if city in (link.a, link.b)]
+        for i, link in enumerate(at_city):
+            if i:
+                text.append(", ")
+            other = link.b if link.a == city else link.a
+            text.append(f"{rules.city_name(other)} {link.value}")
+            seat = state.owner.get(link.id)
+            if seat is not None:
+                text.append(f" {letters[seat]}", style=player_style(seat))
+        return text
 
     def describe(self, state: NEState) -> Text:
         rules = self.ruleset

@@ -40,6 +40,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets import Static
 
+from railgames.app.palette import named
 from railgames.app.widgets.board_base import (
     CURSOR,
     STYLE,
@@ -61,22 +62,22 @@ TOWER_GLYPH = "▲"
 LEGAL_MARK = "+"
 EMPTY_CITY = "·"
 
-# Company colour -> style of its locomotive chip (16 ANSI colours only).
-COMPANY_STYLES: dict[str, str] = {
+# Company colour -> style of its locomotive chip (16 ANSI colours only, see ``named``).
+COMPANY_STYLES: dict[str, str] = {company: named(style) for company, style in {
     "red": "bold bright_white on red",
     "yellow": "bold black on bright_yellow",
     "blue": "bold bright_white on blue",
     "green": "bold black on bright_green",
     "black": "bold bright_white on black",
     "white": "bold black on bright_white",
-}
+}.items()}
 # City class colour -> style of its brackets and value digit.
-CITY_STYLES: dict[str, str] = {
+CITY_STYLES: dict[str, str] = {colour: named(style) for colour, style in {
     "beige": "yellow",
     "purple": "bold magenta",
     "red": "bold bright_red",
     "blue": "bold bright_blue",
-}
+}.items()}
 
 
 def company_style(company: str) -> str:
@@ -178,7 +179,7 @@ DIM = Style(dim=True)
 PLAIN = Style()
 BOLD = Style(bold=True)
 LEGAL = Style(bold=True)
-CHECKERED = Style.parse("bold bright_red on bright_white")
+CHECKERED = Style.parse(named("bold bright_red on bright_white"))
 
 
 def _under_cursor(style: Style) -> Style:
@@ -257,6 +258,17 @@ class ParisConnectionBoard(BoardBase):
     def city_region(self, city: str) -> Region:
         """The hex with its outline, in board (virtual) coordinates."""
         return self.layout_.region(self.layout_.hex_of[city])
+
+    def label_regions(self) -> dict[str, Region]:
+        """Each city's marks: its brackets (with the locomotive between) and, above, its
+        value digit, in board (virtual) coordinates; no two may touch."""
+        lay = self.layout_
+        regions: dict[str, Region] = {}
+        for h in lay.map.city_at:
+            x, y = lay.centre[h]
+            regions[lay.id_of[h]] = Region(x - 1, y, 3, 1)
+            regions[f"{lay.id_of[h]} value"] = Region(x, y - 1, 1, 1)
+        return regions
 
     def hex_text(self, city: str) -> str:
         """The three middle cells of a hex, as drawn."""

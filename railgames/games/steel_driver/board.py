@@ -37,7 +37,7 @@ from rich.text import Text
 from textual.geometry import Region
 from textual.widgets import Static
 
-from railgames.app.palette import player_letters, player_style
+from railgames.app.palette import named, player_letters, player_style
 from railgames.app.widgets.board_base import STYLE, BoardPanel, Cell
 from railgames.app.widgets.graph_board import (
     GraphBoard,
@@ -68,30 +68,30 @@ ROUTE_TARGET = ">"  # in a highlighted route: "ROUTE>PLACE>GAIN"
 COLOUR_LETTERS: dict[str, str] = {
     "white": "w", "orange": "o", "silver": "s", "black": "k", "red": "r",
 }
-COLOUR_STYLES: dict[str, str] = {
+COLOUR_STYLES: dict[str, str] = {key: named(style) for key, style in {
     "white": "bold bright_white",
     "orange": "bold yellow",
     "silver": "bold white",
     "black": "bold bright_black",
     "red": "bold red",
-}
+}.items()}
 # Companies: the style of their track and of their letter chips.
-COMPANY_STYLES: dict[str, str] = {
+COMPANY_STYLES: dict[str, str] = {key: named(style) for key, style in {
     "red": "bold bright_red",
     "blue": "bold bright_blue",
     "green": "bold bright_green",
     "yellow": "bold bright_yellow",
     "black": "bold bright_black",
     "purple": "bold bright_magenta",
-}
-COMPANY_CHIPS: dict[str, str] = {
+}.items()}
+COMPANY_CHIPS: dict[str, str] = {key: named(style) for key, style in {
     "red": "bold bright_white on red",
     "blue": "bold bright_white on blue",
     "green": "bold black on bright_green",
     "yellow": "bold black on bright_yellow",
     "black": "bold bright_white on bright_black",
     "purple": "bold bright_white on magenta",
-}
+}.items()}
 
 
 def colour_letter(colour: str) -> str:
@@ -197,6 +197,8 @@ class SteelDriverLayout(GraphLayout):
                 if detour is not None:
                     self.links[route.id] = detour
                     used.update(detour.cells)
+        self.place_marks(self.links, reserved)
+        self.near_labels = self.beside(reserved)  # no company's letter here
 
     def _extent(self, loc: str) -> set[Cell]:
         """A location's cells: mark, name and value."""
@@ -337,7 +339,7 @@ class SteelDriverBoard(GraphBoard):
             line = STYLE(company_style(owner))
             chip = STYLE(company_chip(owner))
             for i, ((col, row), d) in enumerate(zip(path.cells, path.directions, strict=True)):
-                if i % 2 == 0:
+                if i % 2 == 0 and (col, row) not in lay.near_labels:
                     chars[row][col], styles[row][col] = letters[owner], chip
                 else:
                     chars[row][col], styles[row][col] = TRACK_GLYPHS[d], line
