@@ -20,11 +20,12 @@ GAMES: dict[str, str] = {
     "new-england": "railgames.games.new_england.rules:NewEnglandRules",
     "paris-connection": "railgames.games.paris_connection.rules:ParisConnectionRules",
     "steel-driver": "railgames.games.steel_driver.rules:SteelDriverRules",
+    "railways-of-the-world": "railgames.games.railways_of_the_world.rules:RailwaysOfTheWorldRules",
 }
 
 # Games whose rules are complete (simulate, replay and maps check know them) but
 # whose board is not drawn in the app yet: the launcher leaves them out.
-NOT_IN_LAUNCHER: frozenset[str] = frozenset()
+NOT_IN_LAUNCHER: frozenset[str] = frozenset({"railways-of-the-world"})
 
 
 class UnknownGame(RailgamesError):

@@ -10,6 +10,7 @@ GREEDY: dict[str, str] = {
     "new-england": "railgames.games.new_england.bots:GreedyBot",
     "paris-connection": "railgames.games.paris_connection.bots:GreedyBot",
     "steel-driver": "railgames.games.steel_driver.bots:GreedyBot",
+    "railways-of-the-world": "railgames.games.railways_of_the_world.bots:GreedyBot",
 }
 
 

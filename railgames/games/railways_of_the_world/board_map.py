@@ -100,10 +100,10 @@ class RotwMap(HexMap):
             if t == "city" and h not in at:
                 col, row = axial_to_offset(h, self.orientation)
                 raise ValueError(f"grid: the city hex [{col}, {row}] has no entry in the cities table")
-        for h, city_id in at.items():
-            for n in neighbours(h):
-                if n in at and at[n] > city_id:
-                    raise ValueError(f"cities: '{city_id}' and '{at[n]}' touch; every link "
+        for place, city_id in at.items():
+            for nb in neighbours(place):
+                if nb in at and at[nb] > city_id:
+                    raise ValueError(f"cities: '{city_id}' and '{at[nb]}' touch; every link "
                                      "needs at least one track tile between two cities")
         for i, s in enumerate(self.sides):
             if s.feature != RIDGE:
