@@ -464,10 +464,10 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 auction = state.auction
                 assert auction is not None
                 low = max(MIN_BID, auction.high_bid + BID_STEP)
-                if a.amount % BID_STEP:
-                    return f"bids are in whole thousands of dollars, not {money(a.amount)}"
                 if a.amount < low:
                     return f"a bid must be at least {money(low)}"
+                if a.amount % BID_STEP:
+                    return f"bids are in whole thousands of dollars, not {money(a.amount)}"
             return None
         if step is Step.AUCTION:
             return "the auction for the First Player marker comes first: bid or pass"
@@ -533,6 +533,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             return "a tile's entry and exit must be hexes next to it"
         if exit_ is None:
             return "the tile cannot point off the board"
+        if self._terrain[h] in ("city", "partial"):
+            return self._tile_refusal(state, seat, entry, h, None)
         link: Link | None = None
         if b.link is not None:
             link = state.links[b.link]
