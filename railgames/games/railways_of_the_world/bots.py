@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
-from railgames.core.hexgrid import Hex, distance, side_key
+from railgames.core.hexgrid import Hex, distance
 from railgames.games.railways_of_the_world.actions import (
     Bid,
     Cancel,
@@ -34,6 +34,8 @@ from railgames.games.railways_of_the_world.rules import (
     RailwaysOfTheWorldRules,
 )
 from railgames.games.railways_of_the_world.state import Link, RotwState, Step
+
+PAIRS_SEARCHED = 10
 
 
 class GreedyBot:
@@ -56,7 +58,7 @@ class GreedyBot:
             best = best_delivery(ruleset, state, seat)
             return best if best is not None else Cancel(seat=seat)
         if state.step is Step.URBANIZE:
-            pick = self.urbanize_pick(ruleset, state, seat)
+            pick = self.urbanize_pick(ruleset, state, seat, anywhere=True)
             return pick if pick is not None else Cancel(seat=seat)
         if state.step is Step.BUILD:
             tile = self.next_tile(ruleset, state, seat)
@@ -76,6 +78,11 @@ class GreedyBot:
             return Choose(seat=seat, action="urbanize")
         if p.engine < 3 and state.links_of(seat):
             return UpgradeEngine(seat=seat, level=p.engine + 1)
+        # Nothing pays this round: still move the game on, so that it never stalls.
+        if p.engine < MAX_ENGINE and best_gain(ruleset, state, seat, MAX_ENGINE) > 0:
+            return UpgradeEngine(seat=seat, level=p.engine + 1)
+        if Choose(seat=seat, action="urbanize") in legal:
+            return Choose(seat=seat, action="urbanize")
         return PassAction(seat=seat)
 
     # ------------------------------------------------------------ engine
@@ -87,9 +94,12 @@ class GreedyBot:
 
     # ------------------------------------------------------------ urbanize
     @staticmethod
-    def urbanize_pick(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int) -> Urbanize | None:
+    def urbanize_pick(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int,
+                      anywhere: bool = False) -> Urbanize | None:
         ends = {c for k in state.links_of(seat) for c in (k.start, k.end)}
         grays = [c for c in ends if c is not None and state.colour[c] == GRAY]
+        if not grays and anywhere:
+            grays = [c for c, colour in state.colour.items() if colour == GRAY]
         colours = [c for c in CUBE_COLOURS if state.tiles_left.get(c, 0) > 0]
         if not grays or not colours:
             return None
@@ -107,26 +117,37 @@ class GreedyBot:
         """The best new link: (score, hexes from the start city to the end city, end)."""
         best: tuple[float, list[Hex], str] | None = None
         m = ruleset.map
+        reach = reachable_colours(ruleset, state)
+        candidates: list[tuple[float, Hex, Hex, str]] = []
         for a_id, here in state.cubes.items():
             if not here:
                 continue
             a = ruleset.city_hex(a_id)
             for b_city in m.cities:
                 b_id = b_city.id
-                if b_id == a_id or state.colour[b_id] not in here:
+                if b_id == a_id:
                     continue
                 b = ruleset.city_hex(b_id)
                 if distance(a, b) > MAX_TILES + 1:
                     continue
-                worth = here[state.colour[b_id]] + sum(
-                    k for c, k in state.cubes[b_id].items() if c == state.colour[a_id])
-                path = cheapest_path(ruleset, state, a, b, MAX_TILES, None)
-                if path is None:
+                direct = here.get(state.colour[b_id], 0) + state.cubes[b_id].get(
+                    state.colour[a_id], 0)
+                onward = sum(k for c, k in here.items() if c in reach.get(b_id, ()))
+                if not direct and not onward:
                     continue
-                cost, hexes = path
-                score = worth * 10 - cost / 1000 + self.rng.random() * 0.1
-                if best is None or score > best[0]:
-                    best = (score, hexes, b_id)
+                worth = direct + 0.5 * onward
+                candidates.append((worth - 0.1 * distance(a, b) + 0.01 * self.rng.random(),
+                                   a, b, b_id))
+        # Only the most promising pairs are searched for track: the search is the slow part.
+        candidates.sort(key=lambda c: -c[0])
+        for worth, a, b, b_id in candidates[:PAIRS_SEARCHED]:
+            path = cheapest_path(ruleset, state, a, b, MAX_TILES, None)
+            if path is None:
+                continue
+            cost, hexes = path
+            score = worth * 10 - cost / 1000
+            if best is None or score > best[0]:
+                best = (score, hexes, b_id)
         return best
 
     def next_tile(self, ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int) -> Any:
@@ -159,6 +180,16 @@ class GreedyBot:
             return None
         hexes = best[1]
         return lay(ruleset, seat, hexes[0], hexes[1], hexes[2])
+
+
+def side_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """The kernel's side key without its adjacency check (the neighbours here are known)."""
+    return (a, b) if a <= b else (b, a)
+
+
+def hex_distance(a: Hex, b: Hex) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def lay(ruleset: RailwaysOfTheWorldRules, seat: int, entry: Hex, h: Hex, exit_: Hex) -> LayTrack:
@@ -194,7 +225,7 @@ def cheapest_path(ruleset: RailwaysOfTheWorldRules, state: RotwState, start: Hex
                 continue
             if count >= tiles or not m.buildable(nxt) or len(used.get(nxt, ())) >= TRACKS_PER_HEX:
                 continue
-            if distance(nxt, target) > tiles - count:
+            if hex_distance(nxt, target) > tiles - count:
                 continue
             walk([*path, nxt], step + ruleset.tile_cost(nxt))
 
@@ -202,16 +233,36 @@ def cheapest_path(ruleset: RailwaysOfTheWorldRules, state: RotwState, start: Hex
         for first in ruleset._board_neighbours[start]:
             if (not m.buildable(first) or side_key(start, first) in sides
                     or len(used.get(first, ())) >= TRACKS_PER_HEX
-                    or distance(first, target) > tiles):
+                    or hex_distance(first, target) > tiles):
                 continue
             ridge = 4000 if side_key(start, first) in ruleset._ridges else 0
             walk([start, first], ridge + ruleset.tile_cost(first))
     else:
         first = link.toward
         if (m.buildable(first) and len(used.get(first, ())) < TRACKS_PER_HEX
-                and first not in link.tiles and distance(first, target) <= tiles):
+                and first not in link.tiles and hex_distance(first, target) <= tiles):
             walk([start, first], ruleset.tile_cost(first))
     return best
+
+
+def reachable_colours(ruleset: RailwaysOfTheWorldRules, state: RotwState) -> dict[str, set[str]]:
+    """City -> the colours of the cities it reaches over complete links (its own excluded)."""
+    net = ruleset.network(state)
+    out: dict[str, set[str]] = {}
+    for start in net:
+        seen = {start}
+        frontier = [start]
+        colours: set[str] = set()
+        while frontier:
+            city = frontier.pop()
+            for _, there in net.get(city, ()):
+                if there not in seen:
+                    seen.add(there)
+                    frontier.append(there)
+                    colours.add(state.colour[there])
+        colours.discard(GRAY)
+        out[start] = colours
+    return out
 
 
 def best_gain(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int, engine: int) -> int:
