@@ -16,12 +16,14 @@ BOARDS: dict[str, str] = {
     "new-england": "railgames.games.new_england.board:NewEnglandBoard",
     "paris-connection": "railgames.games.paris_connection.board:ParisConnectionBoard",
     "steel-driver": "railgames.games.steel_driver.board:SteelDriverBoard",
+    "railways-of-the-world": "railgames.games.railways_of_the_world.board:RotwBoard",
 }
 
 UIS: dict[str, str] = {
     "new-england": "railgames.games.new_england.ui:NewEnglandUI",
     "paris-connection": "railgames.games.paris_connection.ui:ParisConnectionUI",
     "steel-driver": "railgames.games.steel_driver.ui:SteelDriverUI",
+    "railways-of-the-world": "railgames.games.railways_of_the_world.ui:RotwUI",
 }
 
 

@@ -88,11 +88,12 @@ class RailgamesApp(App[int]):
 
     # ------------------------------------------------------------ opening games
     def start_new(self, game_id: str, players: list[PlayerSpec], seed: int,
-                  handoff: bool | None = None) -> None:
+                  handoff: bool | None = None, map_id: str | None = None,
+                  options: dict[str, Any] | None = None) -> None:
         """Raises IllegalAction (wrong player count, same names) before anything changes."""
         from railgames.app.session import Session
 
-        session = Session.new(game_id, players, seed)
+        session = Session.new(game_id, players, seed, map_id=map_id, options=options)
         if handoff is not None:
             self.handoff_default = handoff
         self._save_quietly(session)

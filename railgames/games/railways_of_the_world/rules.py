@@ -56,7 +56,6 @@ RIDGE_COST = 4000
 ROUNDS = 3
 TRACKS_PER_HEX = 2  # a hex holds one track, or two crossing
 BID_WINDOW = 20_000  # how far above the lowest bid the prompt's range reaches
-OPTIONS = ("first_turn_fixed", "pass_pays_half")
 
 
 def money(amount: int) -> str:
@@ -77,6 +76,11 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         "Lay track between cities, deliver goods cubes for income, and borrow on bonds."
     )
     play_time: ClassVar[str] = "60-120 min"
+    option_labels: ClassVar[dict[str, str]] = {
+        "first_turn_fixed": "First turn in seat order, later players paid $1,000 a place "
+                            "(no auction)",
+        "pass_pays_half": "Auction: dropping out pays half your bid; drop-outs set the order",
+    }
     map_model = RotwMap
     action_adapter = ACTION_ADAPTER
 
@@ -112,7 +116,16 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         return f"hex {col},{row}"
 
     def city_name(self, city: str) -> str:
-        return self.map.city_by_id[city].name
+        """A city by its id, or any hex by the board's "column,row"."""
+        found = self.map.city_by_id.get(city)
+        if found is not None:
+            return found.name
+        try:
+            col, row = (int(p) for p in city.split(","))
+        except ValueError:
+            return city
+        h = self._hex_at.get((col, row))
+        return city if h is None else self.hex_name(h)
 
     @staticmethod
     def _name(state: RotwState, seat: int) -> str:
@@ -129,10 +142,10 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
 
     # ------------------------------------------------------------ set-up
     def setup(self, record: GameRecord, chance: Chance, log: EventLog) -> RotwState:
-        unknown = sorted(set(record.options) - set(OPTIONS))
+        unknown = sorted(set(record.options) - set(self.option_labels))
         if unknown:
             raise IllegalAction(f"unknown option '{unknown[0]}' (the options are "
-                                f"{', '.join(OPTIONS)})")
+                                f"{', '.join(self.option_labels)})")
         options: dict[str, bool] = {}
         for key, value in record.options.items():
             if not isinstance(value, bool):
