@@ -118,10 +118,10 @@ def test_undo_takes_back_a_tile_but_not_a_draw(rulesets: dict[str, RailwaysOfThe
 
 
 # ---------------------------------------------------------------- registration and the CLI
-def test_registered_for_the_cli_but_not_yet_in_the_launcher() -> None:
+def test_registered_for_the_cli_and_in_the_launcher() -> None:
     assert "railways-of-the-world" in GAMES
-    assert "railways-of-the-world" in NOT_IN_LAUNCHER
-    assert "railways-of-the-world" not in [g.id for g in playable_games()]
+    assert "railways-of-the-world" not in NOT_IN_LAUNCHER
+    assert "railways-of-the-world" in [g.id for g in playable_games()]
 
 
 @pytest.mark.parametrize(("board", "players"), CASES)

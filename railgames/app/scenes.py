@@ -116,6 +116,19 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         record = _record(game_id="steel-driver")
         return RailgamesApp(load_path=_saved(record, folder, "sd-over.json"), bot_delay=0), []
 
+    def rotw_board() -> tuple[Any, list[str]]:
+        # Railways of the World mid-game: a build under way, the hexes the next tile
+        # may take marked on the board, the running cost in the panel.
+        record = _record(game_id="railways-of-the-world")
+        mid = _upto(record, lambda g: g.state.step == "build" and g.state.building is not None
+                    and g.state.building.laid == 1, start=len(record.actions) // 2)
+        return RailgamesApp(load_path=_saved(mid, folder, "rotw-board.json"), bot_delay=0,
+                            handoff=False), []
+
+    def rotw_game_over() -> tuple[Any, list[str]]:
+        record = _record(game_id="railways-of-the-world")
+        return RailgamesApp(load_path=_saved(record, folder, "rotw-over.json"), bot_delay=0), []
+
     return {
         "launcher": launcher,
         "setup": setup,
@@ -129,4 +142,6 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         "sd_board": sd_board,
         "sd_claim": sd_claim,
         "sd_game_over": sd_game_over,
+        "rotw_board": rotw_board,
+        "rotw_game_over": rotw_game_over,
     }

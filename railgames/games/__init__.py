@@ -25,7 +25,7 @@ GAMES: dict[str, str] = {
 
 # Games whose rules are complete (simulate, replay and maps check know them) but
 # whose board is not drawn in the app yet: the launcher leaves them out.
-NOT_IN_LAUNCHER: frozenset[str] = frozenset({"railways-of-the-world"})
+NOT_IN_LAUNCHER: frozenset[str] = frozenset()
 
 
 class UnknownGame(RailgamesError):

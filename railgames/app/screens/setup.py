@@ -103,6 +103,21 @@ class SetupScreen(Screen[None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "count":
             self._show_seats()
+        elif event.select.id == "map" and isinstance(event.value, str):
+            # Each board may take its own range of players.
+            from railgames.games import load_ruleset
+
+            try:
+                ruleset = load_ruleset(self.game_id, event.value)
+            except RailgamesError as exc:
+                self.query_one("#setup-error", Static).update(Text(exc.reason, style="bold red"))
+                return
+            low, high = ruleset.min_players, ruleset.max_players
+            count = self.query_one("#count", Select)
+            current = self._count()
+            count.set_options([(str(n), n) for n in range(low, high + 1)])
+            count.value = min(max(current, low), high)
+            self._show_seats()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.action_start()

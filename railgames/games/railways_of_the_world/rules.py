@@ -243,8 +243,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             else:
                 choices.append(Cancel(seat=seat))
             return Prompt(seat=seat, step=where,
-                          text=f"{name}: lay track ({b.laid} of {MAX_TILES} tiles, "
-                               f"{money(b.cost)} so far)",
+                          text=f"{name}: lay track ({b.laid}/{MAX_TILES} tiles, {money(b.cost)})",
                           choices=choices,
                           help="Open $2,000, water $3,000, mountain $4,000, each ridge crossed "
                                "$4,000 more. Reaching a city completes the link.")

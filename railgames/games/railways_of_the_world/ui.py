@@ -253,7 +253,8 @@ class RotwUI(GameUI):
             table.add_row(name, money(p.cash), str(p.bonds), str(p.income), str(p.engine))
         return table
 
-    def preview(self, width: int = 44, height: int = 12) -> Text:
+    def preview(self, width: int = 40, height: int = 12) -> Text:
+        """The map in miniature: a character per hex, every other row, cities by letter."""
         m = self.ruleset.map
         cells: dict[tuple[int, int], tuple[str, str]] = {}
         for h, terrain in m.terrain.items():
@@ -261,22 +262,24 @@ class RotwUI(GameUI):
             city = m.city_at.get(h)
             if city is not None:
                 cells[(col, row)] = (city_letter(city.colour), CITY_STYLES.get(city.colour, ""))
-            else:
-                cells[(col, row)] = ("·" if terrain != "mountain" else "^", "dim")
+            elif terrain != "partial":
+                cells[(col, row)] = ({"mountain": "^", "water": "~"}.get(terrain, "·"), "dim")
         rows = max(r for _, r in cells) + 1
-        cols = max(c for c, _ in cells) + 1
+        cols = min(max(c for c, _ in cells) + 1, width)
+        step = max(1, -(-rows // height))
         text = Text(no_wrap=True, overflow="crop")
-        for row in range(min(rows, height * 2)):
-            line = Text(" " if row & 1 else "")
+        lines = []
+        for row in range(0, rows, step):
+            line = Text()
             for col in range(cols):
-                ch, style = cells.get((col, row), (" ", ""))
+                # A city in the skipped rows still shows.
+                picks = [cells.get((col, r)) for r in range(row, min(row + step, rows))]
+                city = next((p for p in picks if p and p[0].isalpha()), None)
+                ch, style = city or picks[0] or (" ", "")
                 line.append(ch, style=style)
-                line.append(" ")
             line.rstrip()
-            line.truncate(width)
-            text.append_text(line)
-            if row < rows - 1:
-                text.append("\n")
+            lines.append(line)
+        text.append_text(Text("\n").join(lines))
         return text
 
     def board_extras(self) -> list[Any]:
