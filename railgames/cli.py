@@ -230,14 +230,16 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise RailgamesError(f"{cls.title} cannot be played in the app yet "
                                  "(its rules work with simulate and replay)")
         players = parse_seats(args.players) if args.players else None
-        if players is not None:
+        map_id = getattr(args, "map", None)
+        if players is not None or map_id:
             from railgames.core.engine import Game
             from railgames.games import load_ruleset
 
-            problem = Game.players_problem(load_ruleset(args.game), players)
+            ruleset = load_ruleset(args.game, map_id)  # an unknown map is refused here
+            problem = Game.players_problem(ruleset, players) if players is not None else None
             if problem:
                 raise RailgamesError(f"--players: {problem}")
-        start = {"game": args.game, "players": players, "seed": args.seed}
+        start = {"game": args.game, "players": players, "seed": args.seed, "map": map_id}
     _quiet_collector()
     from railgames.app.main import run_app
 
@@ -301,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game")
     play.add_argument("--players", help="comma-separated names; bot:random or bot:greedy for bots")
     play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--map", help="map id, for games with more than one board")
     play.set_defaults(func=cmd_play)
 
     load = sub.add_parser("load", help="resume a saved record in the app",

@@ -80,7 +80,8 @@ class RailgamesApp(App[int]):
             import random
 
             try:
-                self.start_new(game_id, players, seed if seed is not None else random.randrange(1, 1_000_000))
+                self.start_new(game_id, players, seed if seed is not None else random.randrange(1, 1_000_000),
+                               map_id=spec.get("map"))
                 return
             except RailgamesError as exc:
                 self.notify(exc.reason, title="Cannot start", severity="error")

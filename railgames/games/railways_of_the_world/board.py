@@ -3,7 +3,7 @@
 Each hex is a cell four columns wide and two rows tall, odd rows shifted half a
 hex to the right (pointy tops), drawn with its outline::
 
-     ╱3╲ ╱ ╲ ╱ ╲
+     RBK ╱ ╲ ╱ ╲
     │(R)A A│ ^ │
      ╲ ╱ ╲ ╱ ╲ ╱
 
@@ -11,8 +11,9 @@ Everything that carries meaning has a glyph or a letter as well as a colour, so
 the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
 
 * ``.`` open country, ``~`` water, ``^`` mountain, ``x`` a partial hex (no track)
-* ``(R)`` a city: R red, Y yellow, B blue, K black, P purple, G gray; the digit
-  above it counts its goods cubes; ``0`` under it is an empty-city marker
+* ``(R)`` a city: R red, Y yellow, B blue, K black, P purple, G gray; its goods
+  cubes are letters above it (and below it past three), each in its colour;
+  ``0`` under an empty city is its empty-city marker
 * ``#`` a ridge on a hex side
 * a player's letter on a hex side: their track leaves the hex there (so a
   track reads as the letters on the sides it passes); in the hex's middle the
@@ -248,9 +249,8 @@ class RotwBoard(BoardBase):
                 cstyle = STYLE(CITY_STYLES.get(colour, "bold"))
                 chars[y][x - 1], chars[y][x], chars[y][x + 1] = "(", city_letter(colour), ")"
                 styles[y][x - 1] = styles[y][x] = styles[y][x + 1] = cstyle
-                cubes = sum(state.cubes[city.id].values()) if state is not None else city.cubes
-                if cubes:
-                    chars[y - 1][x], styles[y - 1][x] = str(min(cubes, 9)), STYLE("bold")
+                if state is None and city.cubes:
+                    chars[y - 1][x], styles[y - 1][x] = str(min(city.cubes, 9)), STYLE("bold")
                 if state is not None and city.id in state.markers:
                     chars[y + 1][x], styles[y + 1][x] = "0", STYLE("bold red")
                 if h in highlighted:
@@ -276,6 +276,8 @@ class RotwBoard(BoardBase):
                         chars[y][x], styles[y][x] = "┼", DIM
                     else:
                         chars[y][x], styles[y][x] = letter, pstyle
+        if state is not None:
+            self._draw_cubes(state, chars, styles)
         for h in highlighted:
             if h in m.city_at:
                 continue
@@ -286,6 +288,27 @@ class RotwBoard(BoardBase):
                 x, y = lay.centre[h]
                 chars[y][x - 1], styles[y][x - 1] = "*", STYLE("bold")
         self._scene = [list(zip(cr, sr, strict=True)) for cr, sr in zip(chars, styles, strict=True)]
+
+
+    def _draw_cubes(self, state: RotwState, chars: list[list[str]],
+                    styles: list[list[Style]]) -> None:
+        """A city's goods cubes as letters above it (three) and below it (three more).
+
+        They cover the hex's upper and lower sides; a track leaving a city there still
+        shows in the hex next to it. More than six cubes: the sixth cell says '+'.
+        """
+        lay = self.layout_
+        for h, city in lay.map.city_at.items():
+            x, y = lay.centre[h]
+            letters = [(city_letter(c), STYLE(CUBE_STYLES.get(c, "bold")))
+                       for c, k in state.cubes[city.id].items() for _ in range(k)]
+            if len(letters) > 6:
+                letters = [*letters[:5], ("+", STYLE("bold"))]
+            top, bottom = letters[:3], letters[3:6]
+            for i, (ch, st) in enumerate(top):
+                chars[y - 1][x - 1 + i], styles[y - 1][x - 1 + i] = ch, st
+            for i, (ch, st) in enumerate(bottom):
+                chars[y + 1][x - 1 + i], styles[y + 1][x - 1 + i] = ch, st
 
 
 class RotwTrack(BoardPanel):
