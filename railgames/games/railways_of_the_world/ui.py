@@ -274,8 +274,8 @@ class RotwUI(GameUI):
             for col in range(cols):
                 # A city in the skipped rows still shows.
                 picks = [cells.get((col, r)) for r in range(row, min(row + step, rows))]
-                city = next((p for p in picks if p and p[0].isalpha()), None)
-                ch, style = city or picks[0] or (" ", "")
+                named = next((p for p in picks if p and p[0].isalpha()), None)
+                ch, style = named or picks[0] or (" ", "")
                 line.append(ch, style=style)
             line.rstrip()
             lines.append(line)
