@@ -129,6 +129,16 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         record = _record(game_id="railways-of-the-world")
         return RailgamesApp(load_path=_saved(record, folder, "rotw-over.json"), bot_delay=0), []
 
+    def demo() -> tuple[Any, list[str]]:
+        # A New England demo in its fourth turn, paused where a rule is explained in full
+        # for the first time (a loan forced by the coming debt service).
+        from railgames.core.demo import demo_game
+
+        game = demo_game("new-england")
+        forced = next(e.action for e in game.log if "ne.forced_loan" in e.rules)
+        watch = {"record": game.record, "demo": True, "start": forced + 1, "playing": False}
+        return RailgamesApp(watch=watch, bot_delay=0), []
+
     return {
         "launcher": launcher,
         "setup": setup,
@@ -144,4 +154,5 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         "sd_game_over": sd_game_over,
         "rotw_board": rotw_board,
         "rotw_game_over": rotw_game_over,
+        "demo": demo,
     }

@@ -12,14 +12,19 @@ from typing import Any
 
 from railgames.app.saves import save_path_for
 from railgames.core.bots import Bot
-from railgames.core.engine import Action, Game, Prompt
+from railgames.core.engine import Action, Game, Prompt, Result
 from railgames.core.events import Event
-from railgames.core.record import GameRecord, save_record
+from railgames.core.record import GameRecord, PlayerSpec, save_record
 from railgames.core.simulate import bots_for, step_bot
+from railgames.core.table import Change
 from railgames.games import load_ruleset
 
 
 class Session:
+    """The local table (see ``railgames.core.table.Table``): a game played in this process."""
+
+    read_only = False
+
     def __init__(self, game: Game, save_path: Path | None = None, autosave: bool = True) -> None:
         self.game = game
         self.save_path = save_path or save_path_for(game.record)
@@ -49,6 +54,33 @@ class Session:
 
     def prompt(self) -> Prompt | None:
         return self.game.prompt()
+
+    # --- the Table interface (railgames.core.table)
+    @property
+    def players(self) -> list[PlayerSpec]:
+        return self.game.players
+
+    def view(self, seat: int | None) -> Any:
+        return self.game.view(seat)
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        return self.game.events_for(seat)
+
+    def result(self) -> Result | None:
+        return self.game.result()
+
+    def submit(self, action: Mapping[str, Any] | Action) -> list[Event]:
+        return self.apply(action)
+
+    def mark(self) -> tuple[int, int]:
+        # Undo replaces the state object (a replay), while an action adds to its log.
+        return id(self.game.state), len(self.game.log)
+
+    def changes(self, mark: tuple[int, int]) -> Change:
+        state_id, logged = mark
+        if state_id != id(self.game.state) or logged > len(self.game.log):
+            return Change(full=True)
+        return Change(full=False, events=tuple(self.game.log[logged:]))
 
     def name(self, seat: int) -> str:
         return self.game.players[seat].name
