@@ -17,6 +17,7 @@ from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex, are_adjacent, neighbours, side_key
 from railgames.core.record import GameRecord
 from railgames.core.rng import Chance
+from railgames.games.railways_of_the_world import rule_texts as R
 from railgames.games.railways_of_the_world.actions import (
     ACTION_ADAPTER,
     Bid,
@@ -173,11 +174,11 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             state.cubes[city.id] = drawn
         log.add(f"Goods cubes are drawn from the bag for every city"
                 f"{' (one fewer each with 2 or 3 players, never fewer than one)' if fewer else ''}; "
-                f"{sum(state.bag.values())} stay in the bag.", "setup_cubes", chance=True,
+                f"{sum(state.bag.values())} stay in the bag.", "setup_cubes", chance=True, rule=R.SETUP,
                 cubes={c: dict(v) for c, v in state.cubes.items() if v}, bag=dict(state.bag))
         log.add(f"Each railroad starts with {money(0)} and a level 1 engine. "
                 f"{self.map.end_markers[n]} empty-city markers end the game.", "setup",
-                needed=self.map.end_markers[n])
+                needed=self.map.end_markers[n], rule=R.SETUP)
         self._begin_turn(state, log, opener=0)
         return state
 
@@ -591,7 +592,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         p.bonds += count
         p.cash += count * BOND
         log.add(f"{p.name} issues {plural(count, 'bond')} ({money(count * BOND)}) to pay for "
-                f"{what}; {plural(p.bonds, 'bond')} in all.", "bonds", seat=seat, count=count,
+                f"{what}; {plural(p.bonds, 'bond')} in all.", "bonds", rule=R.BONDS, seat=seat, count=count,
                 bonds=p.bonds)
 
     def bonds_needed(self, state: RotwState, seat: int, amount: int) -> int:
@@ -609,13 +610,14 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             assert auction is not None
             auction.high_bid, auction.high_seat = action.amount, seat
             auction.bids[seat] = action.amount
-            log.add(f"{name} bids {money(action.amount)}.", "bid", seat=seat, amount=action.amount)
+            log.add(f"{name} bids {money(action.amount)}.", "bid", rule=R.AUCTION, seat=seat,
+                    amount=action.amount)
             auction.to_act = (auction.to_act + 1) % len(auction.bidders)
             self._auction_next(state, log)
         elif isinstance(action, PassBid):
             auction = state.auction
             assert auction is not None
-            log.add(f"{name} passes.", "pass_bid", seat=seat)
+            log.add(f"{name} passes.", "pass_bid", rule=R.AUCTION, seat=seat)
             index = auction.bidders.index(seat)
             auction.bidders.remove(seat)
             auction.dropped.append(seat)
@@ -634,14 +636,14 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             state.step = Step.ACTION
             state.building = None
         elif isinstance(action, PassAction):
-            log.add(f"{name} passes this round.", "pass_action", seat=seat)
+            log.add(f"{name} passes this round.", "pass_action", rule=R.PASS, seat=seat)
             self._next_player(state, log)
         elif isinstance(action, UpgradeEngine):
             cost = self.map.engine_costs[action.level]
             self.pay(state, seat, cost, log, f"a level {action.level} engine")
             p.engine = action.level
             log.add(f"{name} upgrades to a level {action.level} engine for {money(cost)}.",
-                    "upgrade", seat=seat, level=action.level, cost=cost)
+                    "upgrade", rule=R.ENGINE, seat=seat, level=action.level, cost=cost)
             self._next_player(state, log)
         elif isinstance(action, Urbanize):
             self._urbanize(state, action, log)
@@ -653,7 +655,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             assert b is not None and b.link is not None
             link = state.links[b.link]
             log.add(f"{name} ends the build: link {link.id} from {self.city_name(link.start)} is "
-                    f"incomplete ({plural(len(link.tiles), 'tile')}).", "end_build", seat=seat,
+                    f"incomplete ({plural(len(link.tiles), 'tile')}).", "end_build", rule=R.BUILD, seat=seat,
                     link=link.id)
             self._finish_build(state, log)
         elif isinstance(action, Deliver):
@@ -692,16 +694,17 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         b.laid += 1
         b.cost += cost
         crossing = " (a crossing)" if len(state.hex_links[h]) > 1 else ""
+        rules = (R.BUILD, *((R.RIDGE,) if ridges else ()), *((R.CROSSING,) if crossing else ()))
         ridge_text = f", {plural(ridges, 'ridge')}" if ridges else ""
         log.add(f"{self._name(state, seat)} lays track on {self.hex_name(h)}{crossing} for "
-                f"{money(cost)} ({self._terrain[h]}{ridge_text}).", "lay_track", seat=seat,
+                f"{money(cost)} ({self._terrain[h]}{ridge_text}).", "lay_track", rule=rules, seat=seat,
                 link=link.id, hex=list(self._offset[h]), cost=cost, ridges=ridges, bonds=issued)
         city = self._city_at.get(exit_)
         if city is not None:
             link.end = city.id
             log.add(f"Link {link.id} of {self._name(state, seat)} is complete: "
                     f"{self.city_name(link.start)} to {city.name}, "
-                    f"{plural(len(link.tiles), 'tile')}.", "link_complete", seat=seat,
+                    f"{plural(len(link.tiles), 'tile')}.", "link_complete", rule=R.LINK, seat=seat,
                     link=link.id, start=link.start, end=city.id, tiles=len(link.tiles))
             self._finish_build(state, log)
 
@@ -728,7 +731,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         log.add(f"{self._name(state, seat)} urbanizes {city.name} with a {a.colour} New City tile "
                 f"for {money(URBANIZE_COST)}; drawn from the bag: {cubes}"
                 f"{'; its empty-city marker is removed' if removed else ''}.", "urbanize",
-                chance=True, seat=seat, city=a.city, colour=a.colour, drawn=drawn,
+                chance=True, rule=R.URBANIZE, seat=seat, city=a.city, colour=a.colour, drawn=drawn,
                 marker_removed=removed)
 
     def _deliver(self, state: RotwState, a: Deliver, log: EventLog) -> None:
@@ -750,25 +753,25 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         earn = ", ".join(f"{self._name(state, s)} +{k}" for s, k in sorted(gains.items()))
         log.add(f"{self._name(state, seat)} delivers a {a.colour} cube from "
                 f"{self.city_name(a.city)} to {self.city_name(city)} over "
-                f"{plural(len(a.links), 'link')} (income: {earn}).", "deliver", seat=seat,
+                f"{plural(len(a.links), 'link')} (income: {earn}).", "deliver", rule=R.DELIVER, seat=seat,
                 city=a.city, to=city, colour=a.colour, links=list(a.links),
                 gains={str(s): k for s, k in gains.items()})
         if not here:
             state.markers.append(a.city)
             needed = self.markers_needed(state)
             log.add(f"{self.city_name(a.city)} is empty: an empty-city marker is placed "
-                    f"({len(state.markers)} of {needed}).", "empty_city", city=a.city,
+                    f"({len(state.markers)} of {needed}).", "empty_city", rule=R.EMPTY_CITY, city=a.city,
                     placed=len(state.markers), needed=needed)
             if state.end_turn is None and len(state.markers) >= needed:
                 state.end_turn = state.turn + 1
                 log.add(f"The last empty-city marker needed is placed: this turn is finished, "
-                        f"then turn {state.end_turn} is the last.", "end_triggered",
+                        f"then turn {state.end_turn} is the last.", "end_triggered", rule=R.END_TRIGGER,
                         last_turn=state.end_turn)
 
     # ------------------------------------------------------------ the flow of a turn
     def _begin_turn(self, state: RotwState, log: EventLog, opener: int) -> None:
         n = len(state.players)
-        log.add(f"Turn {state.turn} begins.", "turn", turn=state.turn)
+        log.add(f"Turn {state.turn} begins.", "turn", rule=R.TURN_START, turn=state.turn)
         if state.turn == 1 and self._option(state, "first_turn_fixed"):
             # Variant: no auction on the first turn; later seats are paid for waiting.
             state.first = 0
@@ -778,7 +781,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 p.cash += place * 1000
                 p.earned += place * 1000
                 log.add(f"{p.name} plays in place {place + 1} and receives {money(place * 1000)}.",
-                        "place_money", seat=seat, amount=place * 1000)
+                        "place_money", rule=R.FIRST_TURN_FIXED, seat=seat,
+                        amount=place * 1000)
             self._start_actions(state, log)
             return
         bidders = [(opener + i) % n for i in range(n)]
@@ -798,7 +802,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             first = auction.high_seat
             self.pay(state, first, auction.high_bid, log, "the First Player marker")
             log.add(f"{self._name(state, first)} wins the auction and pays "
-                    f"{money(auction.high_bid)}.", "auction_won", seat=first,
+                    f"{money(auction.high_bid)}.", "auction_won", rule=R.AUCTION, seat=first,
                     amount=auction.high_bid)
         else:
             opener = state.opener
@@ -806,7 +810,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             previous = opener
             log.add(f"Everyone passes: {self._name(state, first)} takes the First Player marker"
                     + ("" if half else f" (left of {self._name(state, previous)})") + ".",
-                    "auction_all_pass", seat=first)
+                    "auction_all_pass", rule=R.ALL_PASS, seat=first)
         if half:
             # Variant: each player who drops out pays half their bid; order is the reverse
             # of dropping out, after the winner.
@@ -815,7 +819,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 if owe:
                     self.pay(state, seat, owe, log, "a dropped bid")
                     log.add(f"{self._name(state, seat)} pays {money(owe)}, half the last bid.",
-                            "half_bid", seat=seat, amount=owe)
+                            "half_bid", rule=R.PASS_PAYS_HALF, seat=seat, amount=owe)
             order = [first] + [s for s in reversed(auction.dropped) if s != first]
         else:
             order = [(first + i) % n for i in range(n)]
@@ -823,7 +827,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         state.order = order
         state.auction = None
         log.add("Order of play: " + ", ".join(self._name(state, s) for s in order) + ".",
-                "order", order=order)
+                "order", rule=R.ORDER, order=order)
         self._start_actions(state, log)
 
     def _start_actions(self, state: RotwState, log: EventLog) -> None:
@@ -853,14 +857,15 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             if owe:
                 issued = self.pay(state, seat, owe, log, "bond interest")
                 text += f" and pays {money(owe)} interest on {plural(p.bonds - issued, 'bond')}"
-            log.add(text + ".", "income", seat=seat, income=pay, interest=owe)
+            log.add(text + ".", "income", rule=(R.INCOME, R.INTEREST) if owe else R.INCOME,
+                    seat=seat, income=pay, interest=owe)
         removed = [k for k in state.links.values() if not k.complete]
         for link in removed:
             self._remove_link(state, link)
         if removed:
             log.add("Incomplete links are removed: "
                     + ", ".join(f"{k.id} of {self._name(state, k.owner)}" for k in removed) + ".",
-                    "links_removed", links=[k.id for k in removed])
+                    "links_removed", rule=R.REMOVE, links=[k.id for k in removed])
         if state.end_turn is not None and state.turn >= state.end_turn:
             self._end_game(state, log)
             return
@@ -889,10 +894,11 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         for name, parts in state.final.items():
             log.add(f"{name}: income space {parts['income']}, {plural(-parts['bonds'], 'bond')}: "
                     f"{parts['total']} points ({plural(parts['links'], 'link')}, "
-                    f"{money(parts['cash'])}).", "final_score", player=name, parts=dict(parts))
+                    f"{money(parts['cash'])}).", "final_score", rule=R.FINAL, player=name,
+                    parts=dict(parts))
         result = self.result(state)
         assert result is not None
-        log.add(result.summary(), "game_over")
+        log.add(result.summary(), "game_over", rule=R.FINAL)
 
     def result(self, state: RotwState) -> Result | None:
         if state.final is None:
