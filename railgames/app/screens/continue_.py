@@ -13,7 +13,7 @@ from textual.widgets import DataTable, Footer, Static
 from railgames.app.saves import SavedGame, list_saves, saves_dir
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 
 class ContinueScreen(Screen[None]):
@@ -24,7 +24,7 @@ class ContinueScreen(Screen[None]):
         self.saves: list[SavedGame] = []
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:

@@ -25,7 +25,7 @@ from railgames.app.widgets.render_once import RenderOnce
 from railgames.core.errors import IllegalAction, MalformedAction
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 NARROW = 110  # below this width the panels stack under the board
 WIDE = 150
@@ -57,7 +57,10 @@ class GameScreen(Screen[None]):
         # A game with secrets shows only what the seat at the keyboard may see, and its
         # hand-off screen between two human seats cannot be turned off.
         self.hidden = bool(getattr(session.ruleset, "hidden_information", False))
-        self.handoff = handoff or self.hidden
+        # A seat at a table on a host (``remote``) has a terminal of its own: it sees its
+        # own view only, the host moves the bots, and no hand-off is ever needed.
+        self.remote = bool(getattr(session, "remote", False))
+        self.handoff = (handoff or self.hidden) and not self.remote
         self.names = [p.name for p in session.game.players]
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
@@ -68,12 +71,14 @@ class GameScreen(Screen[None]):
         self._at_keyboard: int | None = prompt.seat if prompt and not session.is_bot(prompt.seat) else None
         if self.hidden and len(session.humans()) > 1:
             self._at_keyboard = None  # no one's secrets show until that player says they are here
+        if self.remote:
+            self._at_keyboard = session.seat  # type: ignore[attr-defined]
         self._log_viewer: int | None = None
         self._choice_level: tuple[int, tuple[str, ...]] | None = None  # prompt, keys so far
         self._players_shown: RenderOnce | None = None
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
@@ -121,6 +126,8 @@ class GameScreen(Screen[None]):
         move once its player has taken the keyboard, and nobody while a bot moves or
         a hand-off is due.
         """
+        if self.remote:
+            return self.session.seat  # type: ignore[attr-defined,no-any-return]
         if not self.hidden:
             return None
         humans = self.session.humans()
@@ -133,7 +140,7 @@ class GameScreen(Screen[None]):
 
     def shown_state(self) -> Any:
         """The state the screen shows: all of it, or in a game with secrets the viewer's view."""
-        if not self.hidden:
+        if not self.hidden or self.remote:
             return self.session.state
         return self.session.game.view(self.viewer)
 
@@ -162,11 +169,17 @@ class GameScreen(Screen[None]):
         if session.is_bot(prompt.seat):
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
             self.board.set_highlight()
+            if self.remote:
+                return  # the host moves its bots and sends the result
             delay = self.rapp.bot_delay
             if delay > 0:
                 self._bot_timer = self.set_timer(delay, self._bot_move)
             else:
                 self.call_after_refresh(self._bot_move)
+            return
+        if self.remote and prompt.seat != self._at_keyboard:
+            self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
+            self.board.set_highlight()
             return
         if (self.hidden and self.handoff and prompt.seat != self._at_keyboard
                 and len(session.humans()) > 1):
@@ -204,9 +217,11 @@ class GameScreen(Screen[None]):
             self._at_keyboard = previous
             self._hand_off(seat, f"Cannot undo: {reason}.", then)
 
+        # "Press u to take back your move" is offered only when undo would be allowed.
+        can_undo = previous is not None and self.session.game.undo_refusal(previous) is None
         self.app.push_screen(
             HandoffScreen(self.names[seat], seat, self.letters[seat], note=note,
-                          previous=self.names[previous] if previous is not None else None),
+                          previous=self.names[previous] if can_undo and previous is not None else None),
             done,
         )
 
@@ -350,9 +365,9 @@ class GameScreen(Screen[None]):
     def _city_chosen(self, city: str) -> None:
         if not self.panel.board_level:
             return
-        if not self.panel.choose_key(city):
-            name = self.session.ruleset.city_name(city) if hasattr(self.session.ruleset, "city_name") else city
-            self.refuse(f"{name} is not one of the choices here (the highlighted cities are)")
+        prompt = self.panel.prompt
+        if not self.panel.choose_key(city) and prompt is not None:
+            self.refuse(self.ui.why_not(self.shown_state(), prompt, self.panel._keys(), city))
 
     def _cursor_moved(self, city: str) -> None:
         if self.panel.board_level:
@@ -370,6 +385,8 @@ class GameScreen(Screen[None]):
     def _hotkeys(self) -> dict[str, Any]:
         prompt = self.session.prompt()
         if prompt is None or self.session.is_bot(prompt.seat):
+            return {}
+        if self.remote and prompt.seat != self._at_keyboard:
             return {}
         return {h.key: h for h in self.ui.hotkeys(self.shown_state(), prompt, self.names)}
 
@@ -396,7 +413,10 @@ class GameScreen(Screen[None]):
         """Take back the last action of the player at the keyboard, never anyone else's."""
         seat = self._at_keyboard
         humans = self.session.humans()
-        if seat is None and len(humans) == 1:
+        if self.remote and seat is None:
+            self.refuse("you are watching this table; only its players take moves back")
+            return
+        if seat is None and len(humans) == 1 and not self.remote:
             seat = humans[0]
         if seat is None:
             self.refuse("nobody has taken the keyboard yet, so there is nothing of yours to take back")
@@ -404,6 +424,7 @@ class GameScreen(Screen[None]):
         self._undo_for(seat)
 
     def _undo_for(self, seat: int) -> None:
+        count = len(self.session.game.record.actions)
         try:
             self.session.undo(seat)
         except IllegalAction as exc:
@@ -412,13 +433,22 @@ class GameScreen(Screen[None]):
         except OSError as exc:
             self.notify(f"Taken back, but could not save: {exc}", severity="error")
         else:
-            self.notify("The last action was taken back.", title="Undo")
+            answers = count - len(self.session.game.record.actions) - 1
+            moves = "the bot move" if answers == 1 else f"the {answers} bot moves"
+            also = f", and {moves} after it" if answers else ""
+            self.notify(f"Your last move was taken back{also}.", title="Undo")
         # The same player goes on, so no hand-off follows.
         self._at_keyboard = seat
         self.refresh_all()
 
     def action_history(self) -> None:
         """The game so far in the viewer, showing only what the seat at the keyboard may see."""
+        if self.remote:
+            # The record (and its seed, which decides every draw) stays on the host until
+            # the game is over; the log beside the board has every move this seat may see.
+            self.refuse("at a table on a host the history opens once the game is over; "
+                        "the log has every move you may see")
+            return
         from railgames.app.screens.viewer import ViewerScreen
         from railgames.core.table import Recording
 
@@ -454,10 +484,14 @@ class GameScreen(Screen[None]):
             elif answer == "menu":
                 self.rapp.to_launcher()
 
+        question = ("Stop playing? The game is saved after every action; "
+                    "choose Continue in the launcher to pick it up again.")
+        if self.remote:
+            question = ("Leave the table? It is kept on the host; join it again with its code "
+                        "to take your seat back.")
         self.app.push_screen(
             ConfirmScreen(
-                "Stop playing? The game is saved after every action; "
-                "choose Continue in the launcher to pick it up again.",
+                question,
                 [("quit", "Quit", "y"), ("menu", "Launcher", "l"), ("cancel", "Keep playing", "n")],
             ),
             chosen,

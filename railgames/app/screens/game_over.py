@@ -19,13 +19,14 @@ from railgames.core.record import PlayerSpec
 from railgames.core.table import Recording
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 PART_NAMES = {
     "cash": "Cash",
     "link_values": "Link values",
-    "loans_repaid": "Loans repaid",
-    "service": "Service",
+    # What is still owed at the end, taken off the total: shown with a minus.
+    "debt_owed": "Debt owed",
+    "service": "Last service",
     "total": "Total",
 }
 
@@ -52,7 +53,7 @@ class GameOverScreen(Screen[None]):
         self.viewer = viewer
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
@@ -108,6 +109,9 @@ class GameOverScreen(Screen[None]):
             return
         from railgames.app.screens.viewer import ViewerScreen
 
+        if getattr(self.session.game, "record", None) is None:  # a table whose record is away
+            self.notify("The history of this game is not here.", severity="warning")
+            return
         recording = Recording.of_game(self.session.game, reveal_all=True)
         self.app.push_screen(ViewerScreen(recording, kind="watch", start=0, playing=False,
                                           on_leave=self.app.pop_screen))

@@ -9,6 +9,7 @@ docs/rulings/railways-of-the-world.md; comments below name them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
@@ -101,6 +102,12 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._board_neighbours = {
             h: tuple(n for n in neighbours(h) if n in m.terrain) for h in m.terrain
         }
+
+    def bot_makers(self) -> dict[str, Callable[[int], Any]]:
+        # Imported here: the bots import these rules.
+        from railgames.games.railways_of_the_world.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
 
     # ------------------------------------------------------------ names
     def hex_at(self, col: int, row: int) -> Hex | None:

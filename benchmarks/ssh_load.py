@@ -1,0 +1,302 @@
+"""Load on ``railgames host``: N SSH sessions at once, each moving a cursor and playing.
+
+Sessions sit three to a Paris Connection table (``--per-table 1``: each alone
+with two bots, which move every second). Each moves the board cursor about once
+a second and takes its turn when it comes (the first build offered, one hex,
+end). The key-to-echo latency is the time from sending an arrow key to the
+first output naming the cursor's new place; a key that gets no such echo in
+3 s (it went to the list of choices during the session's turn) is counted as
+``no_echo``, not timed.
+
+At each N (1, 5, 10, 20, 30, 40, 50 by default) it reports the sessions held,
+the memory (RSS of the host, of every app process per session, of the bot
+worker, and the total), the latency p50/p95/max, the actions played, and the
+machine's load average; it says where it degrades (p95 over 100 ms, or a
+session lost). Loopback only, bounded in time (--time-limit).
+
+    .venv/bin/python benchmarks/ssh_load.py            # up to 50 sessions
+    .venv/bin/python benchmarks/ssh_load.py --steps 1,5,10 --seconds 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from host_terminal import HostProcess, Terminal  # noqa: E402
+
+from railgames.core.engine import Game  # noqa: E402
+from railgames.core.record import GameRecord  # noqa: E402
+from railgames.games import load_ruleset  # noqa: E402
+
+TARGET_P95 = 0.100  # seconds, at 20 sessions
+SHIFT_TAB = "\x1b[Z"
+CTRL_S = "\x13"
+CURSOR = re.compile(rb"Cursor (\d+,\d+)")
+
+
+def rss_of_tree(pid: int) -> tuple[int, int, int]:
+    """RSS in bytes, from /proc: the host, its app processes, its bot workers."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    worker: set[int] = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            status = (entry / "status").read_text()
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        pid_here = int(entry.name)
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(ppid, []).append(pid_here)
+        if b"multiprocessing" in cmdline:
+            worker.add(pid_here)
+        for line in status.splitlines():
+            if line.startswith("VmRSS:"):
+                rss[pid_here] = int(line.split()[1]) * 1024
+    apps = workers = 0
+    todo = list(children.get(pid, []))
+    while todo:
+        p = todo.pop()
+        if p in worker:
+            workers += rss.get(p, 0)
+        else:
+            apps += rss.get(p, 0)
+        todo.extend(children.get(p, []))
+    return rss.get(pid, 0), apps, workers
+
+
+class Player:
+    def __init__(self, index: int, port: int, password: str, data_dir: Path) -> None:
+        self.name = f"p{index:02d}"
+        self.data_dir = data_dir
+        self.port = port
+        self.password = password
+        self.term = Terminal(120, 40)
+        self.latencies: list[float] = []
+        self.missed = 0  # keys with no echo within 3 s
+        self.lost = False
+        self.place = b""
+
+    async def sit_down(self, humans: int = 1, code: str | None = None) -> str:
+        """Host a table (``code`` None) for ``humans`` people, or join table ``code``."""
+        t = self.term
+        await t.open(self.port, self.name, self.password)
+        await t.wait_for("Host a table", 120)
+        if code is None:
+            t.press("down")  # Paris Connection
+            await t.wait_for("Paris Connection\\s+│", 30)
+            t.press("h")
+            await t.wait_for("Open the table", 30)
+            await t.wait_for("Game\\s+Paris Connection", 30)
+            t.press(SHIFT_TAB, SHIFT_TAB, "enter")  # the Players list
+            await asyncio.sleep(0.5)
+            t.press(*(["up"] if humans == 1 else ["down"] * (humans - 2)), "enter")
+            await t.wait_for(f"Players\\s+{humans} ", 30)
+            t.press(CTRL_S)
+            if humans > 1:
+                code = (await t.wait_for(r"Table ([A-Z]{4})", 60)).group(1)
+        else:
+            t.press("j")
+            await t.wait_for("Code", 30)
+            t.press(code, "enter")
+        return code or ""
+
+    async def ready(self) -> None:
+        t = self.term
+        await t.wait_for("Paris Connection · turn", 120)
+        found = await t.wait_for(r"Cursor (\d+,\d+)", 60)
+        self.place = found.group(1).encode()
+        t.emulate = False  # from here on the raw output is read (see key_to_echo)
+
+    def my_turn(self) -> bool:
+        """Is this session's seat to move? (Read from the host's saved tables.)"""
+        for path in (self.data_dir / "tables").glob("*.json"):
+            try:
+                saved = json.loads(path.read_text())
+            except (OSError, ValueError):
+                continue
+            names = [seat["name"] for seat in saved["seats"]]
+            if self.name not in names or not saved.get("record"):
+                continue
+            record = GameRecord.model_validate(saved["record"])
+            game = Game.replay(load_ruleset(record.game, record.map), record)
+            prompt = game.prompt()
+            return prompt is not None and prompt.seat == names.index(self.name)
+        return False
+
+    async def key_to_echo(self, key: str) -> float | None:
+        """Seconds from the key to output naming the cursor's new place (None: none in 3 s)."""
+        t = self.term
+        t.mark()
+        sent = time.perf_counter()
+        t.press(key)
+        while time.perf_counter() - sent < 3.0:
+            places = CURSOR.findall(bytes(t.raw))
+            if places and places[-1] != self.place:
+                self.place = places[-1]
+                return time.perf_counter() - sent
+            t.changed.clear()
+            try:
+                await asyncio.wait_for(t.changed.wait(), 0.2)
+            except TimeoutError:
+                pass
+        return None
+
+    async def play(self, until: float) -> None:
+        step = 0
+        while time.monotonic() < until:
+            key = "right" if step % 2 == 0 else "left"
+            try:
+                latency = await self.key_to_echo(key)
+            except Exception:
+                self.lost = True
+                return
+            if latency is not None:
+                self.latencies.append(latency)
+            else:
+                self.missed += 1
+            step += 1
+            if step % 3 == 0 and self.my_turn():  # the first build offered, one hex, done
+                for key in ("enter", "enter", "e"):
+                    self.term.press(key)
+                    await asyncio.sleep(0.4)
+
+            await asyncio.sleep(1.0)
+        if self.term.conn is None or self.term.proc is None or self.term.proc.exit_status is not None:
+            self.lost = True
+
+
+def moves_played(data_dir: Path) -> int:
+    total = 0
+    for path in (data_dir / "tables").glob("*.json"):
+        try:
+            record = json.loads(path.read_text()).get("record") or {}
+        except (OSError, ValueError):
+            continue
+        total += len(record.get("actions", []))
+    return total
+
+
+async def run(steps: list[int], seconds: float, deadline: float, data_dir: Path,
+              per_table: int) -> list[dict]:
+    host = HostProcess(data_dir, "--max-sessions", str(max(steps) + 5), "--per-ip",
+                       str(max(steps) + 5), "--bot-delay", "1.0").start()
+    # (--bot-delay is given twice: the last one, 1 s, paces the bots like people.)
+    rows: list[dict] = []
+    players: list[Player] = []
+    try:
+        for n in steps:
+            if time.monotonic() > deadline:
+                print(f"time limit reached before N={n}", flush=True)
+                break
+            new = [Player(i, host.port, host.password, data_dir) for i in range(len(players), n)]
+            started = time.perf_counter()
+            failed: list[BaseException] = []
+
+            async def seat_group(group: list[Player]) -> list[Player]:
+                code = await group[0].sit_down(len(group))
+                await asyncio.gather(*(p.sit_down(code=code) for p in group[1:]))
+                await asyncio.gather(*(p.ready() for p in group))
+                return group
+
+            groups = [new[i:i + per_table] for i in range(0, len(new), per_table)]
+            results = await asyncio.gather(*(seat_group(g) for g in groups), return_exceptions=True)
+            for group, result in zip(groups, results, strict=True):
+                if isinstance(result, BaseException):
+                    failed.append(result)
+                    for p in group:
+                        p.term.abort()
+                else:
+                    players.extend(group)
+            open_time = time.perf_counter() - started
+            for p in players:
+                p.latencies.clear()
+                p.missed = 0
+            before = moves_played(data_dir)
+            until = time.monotonic() + seconds
+            await asyncio.gather(*(p.play(until) for p in players))
+            host_rss, apps_rss, bots_rss = rss_of_tree(host.proc.pid)  # type: ignore[union-attr]
+            held = sum(1 for p in players if not p.lost)
+            lat = sorted(x for p in players for x in p.latencies)
+            row = {
+                "n": n, "held": held, "failed_to_open": len(failed),
+                "open_s": round(open_time, 1),
+                "rss_total_mb": round((host_rss + apps_rss + bots_rss) / 2**20, 1),
+                "rss_host_mb": round(host_rss / 2**20, 1),
+                "rss_bot_workers_mb": round(bots_rss / 2**20, 1),
+                "rss_per_session_mb": round(apps_rss / 2**20 / max(held, 1), 1),
+                "keys": len(lat), "no_echo": sum(p.missed for p in players),
+                "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
+                "p95_ms": round(lat[int(0.95 * (len(lat) - 1))] * 1000, 1) if lat else None,
+                "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+                "actions": moves_played(data_dir) - before,
+                # The machine's load (other work on it included), as the step ended.
+                "loadavg_1m": round(os.getloadavg()[0], 1),
+            }
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+            if failed:
+                print(f"  could not open {len(failed)} session(s): {failed[0]!r}", flush=True)
+    finally:
+        for p in players:
+            p.term.abort()
+        host.kill()
+    return rows
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--steps", default="1,5,10,20,30,40,50",
+                        help="session counts to measure at (at most 50)")
+    parser.add_argument("--seconds", type=float, default=20, help="play time at each step")
+    parser.add_argument("--per-table", type=int, default=3, choices=[1, 2, 3],
+                        help="sessions per table (3: people only; 1: each session with two bots)")
+    parser.add_argument("--time-limit", type=float, default=900, help="stop starting steps after this")
+    args = parser.parse_args()
+    steps = sorted({min(50, max(1, int(s))) for s in args.steps.split(",")})
+    deadline = time.monotonic() + args.time_limit
+    with tempfile.TemporaryDirectory(prefix="railgames-load-") as tmp:
+        rows = asyncio.run(asyncio.wait_for(run(steps, args.seconds, deadline, Path(tmp),
+                                                args.per_table),
+                                            args.time_limit + 300))
+    print()
+    print(f"{'N':>3} {'held':>4} {'RSS total':>10} {'per session':>12} {'p50':>8} {'p95':>8} "
+          f"{'max':>8} {'keys':>5} {'acts':>5} {'load':>5}")
+    for r in rows:
+        print(f"{r['n']:>3} {r['held']:>4} {r['rss_total_mb']:>8} MB {r['rss_per_session_mb']:>9} MB "
+              f"{r['p50_ms']!s:>5} ms {r['p95_ms']!s:>5} ms {r['max_ms']!s:>5} ms "
+              f"{r['keys']:>5} {r['actions']:>5} {r['loadavg_1m']:>5}")
+    degraded = next((r for r in rows if r["held"] < r["n"] or r["p95_ms"] is None
+                     or r["p95_ms"] > TARGET_P95 * 1000), None)
+    print()
+    print("degrades at N=" + (str(degraded["n"]) if degraded else "never (up to "
+                              + str(rows[-1]["n"] if rows else 0) + ")")
+          + f" (p95 over {TARGET_P95 * 1000:.0f} ms or a session lost)")
+    at20 = next((r for r in rows if r["n"] == 20), None)
+    if at20 is not None:
+        ok = at20["p95_ms"] is not None and at20["p95_ms"] < TARGET_P95 * 1000
+        print(f"target p95 < 100 ms at 20 sessions: {'met' if ok else 'NOT met'} "
+              f"({at20['p95_ms']} ms)")
+    top = rows[-1] if rows else None
+    if top is not None:
+        print(f"target 50 sessions held: {'met' if top['n'] == 50 and top['held'] == 50 else 'NOT met'}"
+              f" ({top['held']} of {top['n']})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

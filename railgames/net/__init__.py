@@ -1,0 +1,10 @@
+"""Play over a network: ``railgames host`` (SSH) and the tables it keeps.
+
+* ``tables``   the tables: records, seats, bots; the rules layer judges every action here.
+* ``protocol`` small JSON messages, one per line, over a local socket.
+* ``tableserver`` the local socket the per-connection app processes talk to.
+* ``remote``   a seat at a table, seen from an app process (the game screen's table).
+* ``sshhost``  the SSH server: one app process per connection, on a PTY.
+
+Nothing here is imported by the hot-seat app unless it runs under the host.
+"""

@@ -1,0 +1,458 @@
+"""The app as the host runs it on each terminal: the launcher, plus Host and Join a table.
+
+The game screen is the hot-seat one; it plays against a ``RemoteSeat`` here,
+so each terminal shows only its own seat's view and never a hand-off screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from railgames.app.main import RailgamesApp
+from railgames.app.screens.launcher import LauncherScreen
+from railgames.core.errors import RailgamesError
+from railgames.net.remote import RemoteLink, RemoteSeat
+
+
+class NetLauncherScreen(LauncherScreen):
+    BINDINGS = [
+        Binding("h", "host_table", "Host a table"),
+        Binding("j", "join_table", "Join a table"),
+    ]
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        # A row of their own above the launcher's buttons, so every button fits in 80 columns.
+        row = Horizontal(Button("Host a table [h]", id="host-table", variant="success"),
+                         Button("Join a table [j]", id="join-table", variant="success"),
+                         id="table-buttons")
+        row.styles.height = "auto"
+        for button in row.query(Button):
+            button.styles.margin = (0, 1, 0, 0)
+        self.query_one("#launcher").mount(row, before="#launcher-buttons")
+        self.show_name()
+
+    def show_name(self) -> None:
+        name = self.napp.link.name
+        if name:
+            self.query_one("#subtitle", Static).update(
+                f"Railway board games. You are {name}: host a table for friends, or join one.")
+
+    @property
+    def napp(self) -> NetApp:
+        return self.app  # type: ignore[return-value]
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "host-table":
+            event.stop()
+            self.action_host_table()
+        elif event.button.id == "join-table":
+            event.stop()
+            self.action_join_table()
+        else:
+            super().on_button_pressed(event)
+
+    def action_host_table(self) -> None:
+        self.app.push_screen(HostTableScreen(self.selected))
+
+    def action_join_table(self) -> None:
+        self.app.push_screen(JoinTableScreen())
+
+
+class HostTableScreen(Screen[None]):
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "open", "Open")]
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+
+    @property
+    def napp(self) -> NetApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> Any:
+        from railgames.games import playable_games, ruleset_class
+
+        cls = ruleset_class(self.game_id)
+        games = [(g.title, g.id) for g in playable_games()]
+        with VerticalScroll(id="setup"):
+            yield Static("[b]Host a table[/b]", id="setup-title")
+            with Horizontal(classes="setup-row"):
+                yield Label("Game", classes="setup-label")
+                yield Select(games, value=self.game_id, allow_blank=False, id="game", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label("Seats", classes="setup-label")
+                yield Select(self._counts(cls.min_players, cls.max_players), value=cls.min_players,
+                             allow_blank=False, id="seats", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label("Players", classes="setup-label")
+                yield Select(self._counts(1, cls.min_players), value=min(2, cls.min_players),
+                             allow_blank=False, id="humans", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label("Bots", classes="setup-label")
+                yield Select([("Greedy bots", "greedy"), ("Random bots", "random")], value="greedy",
+                             allow_blank=False, id="bots", compact=True)
+            yield Static("Players are people at their own terminals (you are one); bots take "
+                         "the other seats. You get a 4-letter code to give the others.",
+                         id="setup-note")
+            yield Static(id="setup-error")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Open the table", id="open", variant="primary", compact=True)
+                yield Button("Back", id="back", compact=True)
+        yield Footer()
+
+    @staticmethod
+    def _counts(low: int, high: int) -> list[tuple[str, int]]:
+        return [(str(n), n) for n in range(low, high + 1)]
+
+    def on_mount(self) -> None:
+        self.query_one("#open", Button).focus()
+
+    def _value(self, widget_id: str) -> Any:
+        return self.query_one(f"#{widget_id}", Select).value
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        from railgames.games import ruleset_class
+
+        if event.select.id == "game" and isinstance(event.value, str):
+            cls = ruleset_class(event.value)
+            self.query_one("#seats", Select).set_options(self._counts(cls.min_players, cls.max_players))
+            self.query_one("#seats", Select).value = cls.min_players
+        if event.select.id in ("game", "seats"):
+            seats = self._value("seats")
+            seats = seats if isinstance(seats, int) else 2
+            humans = self.query_one("#humans", Select)
+            old = humans.value
+            humans.set_options(self._counts(1, seats))
+            humans.value = old if isinstance(old, int) and old <= seats else min(2, seats)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "open":
+            self.action_open()
+        else:
+            self.app.pop_screen()
+
+    def action_open(self) -> None:
+        request = {"op": "create", "game": self._value("game"), "seats": self._value("seats"),
+                   "humans": self._value("humans"), "bots": self._value("bots")}
+        try:
+            answer = self.napp.link.request(request)
+        except RailgamesError as exc:
+            self.query_one("#setup-error", Static).update(Text(exc.reason, style="bold red"))
+            return
+        self.napp.at_table(str(answer["code"]))
+
+
+class JoinTableScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape", "app.pop_screen", "Back"),
+        Binding("f5,ctrl+r", "reload", "Refresh"),
+        Binding("f2", "watch", "Watch"),
+    ]
+
+    @property
+    def napp(self) -> NetApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> Any:
+        with VerticalScroll(id="setup"):
+            yield Static("[b]Join a table[/b]", id="setup-title")
+            with Horizontal(classes="setup-row"):
+                yield Label("Code", classes="setup-label")
+                yield Input("", placeholder="4 letters", id="code", max_length=4, compact=True,
+                            restrict=r"[A-Za-z]*", classes="seat-name")
+            yield Static("Or pick an open table (Enter joins it; F2 watches it):")
+            yield OptionList(id="tables")
+            yield Static(id="setup-error")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Join", id="join", variant="primary", compact=True)
+                yield Button("Watch", id="watch", compact=True)
+                yield Button("Back", id="back", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.action_reload()
+        self.query_one("#code", Input).focus()
+
+    def action_reload(self) -> None:
+        try:
+            rows = self.napp.link.request({"op": "list"})["tables"]
+        except RailgamesError as exc:
+            self._error(exc.reason)
+            return
+        options = self.query_one("#tables", OptionList)
+        options.clear_options()
+        for row in rows:
+            names = ", ".join(
+                (s["name"] or "(free)") + ("" if s["connected"] or s["kind"] != "human" or not s["name"]
+                                           else " (away)") for s in row["seats"])
+            state = "waiting for players" if row["status"] == "waiting" else "playing"
+            options.add_option(Option(f"{row['code']}  {row['title']} · {state} · {names}",
+                                      id=row["code"]))
+        if not rows:
+            options.add_option(Option("No open tables yet: host one from the launcher.",
+                                      disabled=True))
+
+    def _error(self, reason: str) -> None:
+        self.query_one("#setup-error", Static).update(Text(reason[:1].upper() + reason[1:],
+                                                           style="bold red"))
+
+    def _code(self) -> str:
+        typed = self.query_one("#code", Input).value.strip()
+        if typed:
+            return typed
+        options = self.query_one("#tables", OptionList)
+        if options.highlighted is not None:
+            return str(options.get_option_at_index(options.highlighted).id or "")
+        return ""
+
+    def _join(self, code: str, watch: bool = False) -> None:
+        if not code:
+            self._error("type a table's code, or pick a table from the list")
+            return
+        try:
+            self.napp.link.request({"op": "join", "code": code, "watch": watch})
+        except RailgamesError as exc:
+            self._error(exc.reason)
+            return
+        self.napp.at_table(code.upper())
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self._join(event.value.strip())
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self._join(str(event.option.id or ""))
+
+    def action_watch(self) -> None:
+        self._join(self._code(), watch=True)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        if event.button.id == "join":
+            self._join(self._code())
+        elif event.button.id == "watch":
+            self.action_watch()
+        else:
+            self.app.pop_screen()
+
+
+class WaitingScreen(Screen[None]):
+    """A table that has not started: its code, who is there, who is still awaited."""
+
+    BINDINGS = [Binding("escape", "leave", "Leave the table")]
+
+    def __init__(self, code: str) -> None:
+        super().__init__()
+        self.code = code
+
+    def compose(self) -> Any:
+        with VerticalScroll(id="setup"):
+            yield Static(f"[b]Table {self.code}[/b]", id="setup-title")
+            yield Static(id="waiting")
+        yield Footer()
+
+    def show(self, message: dict[str, Any]) -> None:
+        lines = [f"{message['title']}: the game starts when every seat is taken.",
+                 f"Give the others the code  {self.code}  (Join a table, then the code).", ""]
+        for i, s in enumerate(message["seats"]):
+            who = s["name"] or "(waiting for a player)"
+            kind = "" if s["kind"] == "human" else f" — {s['kind']} bot"
+            lines.append(f"  Seat {i + 1}: {who}{kind}")
+        self.query_one("#waiting", Static).update("\n".join(lines))
+
+    def action_leave(self) -> None:
+        (self.app).leave_table()  # type: ignore[attr-defined]
+
+
+class WebLoginScreen(Screen[None]):
+    """A browser player's name and the table password (an SSH player gives them to ssh)."""
+
+    BINDINGS = [Binding("escape", "app.quit", "Quit")]
+
+    def compose(self) -> Any:
+        with VerticalScroll(id="setup"):
+            yield Static("[b]railgames: sit down at the host's tables[/b]", id="setup-title")
+            with Horizontal(classes="setup-row"):
+                yield Label("Your name", classes="setup-label")
+                yield Input("", placeholder="as the others will see it", id="name", max_length=24,
+                            compact=True, classes="seat-name")
+            with Horizontal(classes="setup-row"):
+                yield Label("Password", classes="setup-label")
+                yield Input("", placeholder="the table password", id="password", password=True,
+                            compact=True, classes="seat-name")
+            yield Static(id="setup-error")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Enter", id="enter", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "name":
+            self.query_one("#password", Input).focus()
+        else:
+            self._enter()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self._enter()
+
+    def _enter(self) -> None:
+        app: NetApp = self.app  # type: ignore[assignment]
+        name = self.query_one("#name", Input).value.strip()
+        password = self.query_one("#password", Input).value
+        try:
+            app.link.login(name, password)
+        except RailgamesError as exc:
+            self.query_one("#setup-error", Static).update(
+                Text(exc.reason[:1].upper() + exc.reason[1:], style="bold red"))
+            return
+        app.logged_in()
+
+
+class NetApp(RailgamesApp):
+    """The app on one SSH terminal, reaching the host's tables through ``link``."""
+
+    CSS_PATH = str(Path(__file__).parent.parent / "app" / "app.tcss")  # the hot-seat app's look
+
+    def __init__(self, link: RemoteLink, **kw: Any) -> None:
+        super().__init__(handoff=False, **kw)
+        self.link = link
+        self.table_code: str | None = None
+        self.remote_seat: RemoteSeat | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._refresh_due = False
+
+    def get_default_screen(self) -> LauncherScreen:
+        return NetLauncherScreen()
+
+    def logged_in(self) -> None:
+        """The browser player has given a name and the password: on to the launcher."""
+        from railgames.net.sshhost import player_dir
+
+        host_dir = os.environ.get("RAILGAMES_HOST_DIR")
+        if host_dir:  # their own hot-seat saves, as over SSH
+            os.environ["RAILGAMES_DATA_DIR"] = str(player_dir(Path(host_dir), self.link.name))
+        self.pop_screen()
+        launcher = self.screen_stack[0]
+        if isinstance(launcher, NetLauncherScreen):
+            launcher.show_name()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self._loop = asyncio.get_running_loop()
+        self.link.listener = self._from_host
+        if not self.link.name:  # a browser: who is this, and do they know the password?
+            self.push_screen(WebLoginScreen())
+
+    def _from_host(self, message: dict[str, Any]) -> None:
+        # Called on the link's reader thread: hand over to the app's loop without waiting
+        # (the app thread may itself be waiting for this thread to deliver an answer).
+        if self._loop is not None:
+            # call_later runs it as a message of the app's, where the app is the active one.
+            self._loop.call_soon_threadsafe(self.call_later, self._on_host_message, message)
+
+    def _on_host_message(self, message: dict[str, Any]) -> None:
+        if message.get("ev") == "gone":
+            self.exit(1, message="railgames: the host has gone away; connect again to go on.")
+            return
+        if message.get("code") != self.table_code:
+            return
+        seat = self.remote_seat
+        if seat is not None:
+            # Several moves may arrive while the screen is busy: draw once, the latest.
+            if seat.update(message) and not self._refresh_due:
+                self._refresh_due = True
+                self.call_later(self._refresh_game)
+            return
+        if "view" in message:
+            self._open_remote(message)
+        elif isinstance(self.screen, WaitingScreen):
+            self.screen.show(message)
+
+    def at_table(self, code: str) -> None:
+        """We sit at (or watch) table ``code``: show it as soon as the host says how it is."""
+        self.table_code = code
+        self.remote_seat = None
+        message = self.link.last_table
+        if message is not None and message.get("code") == code and "view" in message:
+            self._open_remote(message)
+            return
+        self._pop_to_launcher()
+        waiting = WaitingScreen(code)
+        self.push_screen(waiting)
+        if message is not None and message.get("code") == code:
+            self.call_after_refresh(waiting.show, message)
+
+    def _open_remote(self, message: dict[str, Any]) -> None:
+        from railgames.app.screens.game import GameScreen
+
+        try:
+            seat = RemoteSeat(self.link, message)
+        except RailgamesError as exc:
+            self.notify(exc.reason, title="Cannot open the table", severity="error")
+            return
+        self.remote_seat = seat
+        self.session = seat  # type: ignore[assignment]
+        self._pop_to_launcher()
+        self.push_screen(GameScreen(seat, handoff=False))  # type: ignore[arg-type]
+        if seat.seat is None:
+            self.notify("You are watching: you see what every player may see.", title="Watching")
+
+    def _refresh_game(self) -> None:
+        from railgames.app.screens.game import GameScreen
+
+        self._refresh_due = False
+
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen) and screen.session is self.remote_seat:
+                screen.refresh_all()
+
+    def leave_table(self) -> None:
+        if self.table_code is not None:
+            try:
+                self.link.request({"op": "leave"})
+            except RailgamesError:
+                pass
+        self.table_code = None
+        self.remote_seat = None
+        self._pop_to_launcher()
+
+    def to_launcher(self) -> None:
+        if self.remote_seat is not None or self.table_code is not None:
+            self.leave_table()
+        else:
+            super().to_launcher()
+
+
+def run(web: bool = False) -> int:
+    import sys
+
+    from railgames.net.remote import TABLES_ENV
+
+    try:
+        if web:
+            link: RemoteLink | None = RemoteLink(os.environ.get(TABLES_ENV, ""), None)
+        else:
+            link = RemoteLink.from_env()
+    except (OSError, RailgamesError) as exc:
+        print(f"railgames: cannot reach the host's tables: {exc}", file=sys.stderr)
+        return 1
+    if link is None:
+        print("railgames: this command is started by 'railgames host'", file=sys.stderr)
+        return 2
+    app = NetApp(link)
+    try:
+        app.run()
+    finally:
+        link.close()
+    return int(app.return_code or 0)

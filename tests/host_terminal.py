@@ -1,0 +1,195 @@
+"""Helpers for the SSH tests and the load benchmark: a host process and terminals that read it.
+
+``HostProcess`` runs ``railgames host`` on a free loopback port; ``Terminal`` is
+an asyncssh client session on a PTY whose output feeds a pyte screen, so a test
+reads what a player would see.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pyte
+
+KEYS = {"enter": "\r", "down": "\x1b[B", "up": "\x1b[A", "left": "\x1b[D", "right": "\x1b[C",
+        "tab": "\t", "escape": "\x1b"}
+
+
+class HostProcess:
+    def __init__(self, data_dir: Path, *extra: str, password: str = "table-pw") -> None:
+        self.data_dir = data_dir
+        self.password = password
+        self.extra = list(extra)
+        self.proc: subprocess.Popen[str] | None = None
+        self.port = 0
+        self.greeting = ""
+
+    def start(self, timeout: float = 30.0) -> HostProcess:
+        args = [sys.executable, "-m", "railgames.cli", "host", "--port", "0", "--data-dir",
+                str(self.data_dir), "--bot-delay", "0", *self.extra]
+        if self.password and "--authorized-keys" not in self.extra:
+            args += ["--password", self.password]
+        env = {**os.environ, "RAILGAMES_DATA_DIR": str(self.data_dir)}
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        log = open(self.data_dir / "host.log", "a")  # noqa: SIM115 - lives as long as the host
+        self.proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log, text=True, env=env,
+                                     stdin=subprocess.DEVNULL)
+        assert self.proc.stdout is not None
+        deadline = time.monotonic() + timeout
+        lines = []
+        while time.monotonic() < deadline:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise RuntimeError("the host stopped: " + (self.data_dir / "host.log").read_text())
+            lines.append(line)
+            found = re.search(r"listening on [0-9.]+:(\d+)", line)
+            if found:
+                self.port = int(found.group(1))
+            if line.startswith("tables are kept"):
+                break
+        self.greeting = "".join(lines)
+        if not self.port:
+            raise RuntimeError("the host did not say where it listens")
+        return self
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        # A killed host leaves its app processes to notice the closed socket; make sure.
+        if self.proc is not None and self.proc.stdout is not None:
+            self.proc.stdout.close()
+
+    def log_lines(self) -> str:
+        return (self.data_dir / "host.log").read_text()
+
+
+class Terminal:
+    """A player's terminal: an SSH session with a PTY, read through a screen emulator."""
+
+    def __init__(self, width: int = 120, height: int = 40) -> None:
+        self.screen = pyte.Screen(width, height)
+        self.stream = pyte.ByteStream(self.screen)
+        self.size = (width, height)
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.proc: asyncssh.SSHClientProcess[bytes] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self.received = 0
+        self.changed = asyncio.Event()
+        # The raw output since ``mark()``; with ``emulate`` off the screen is not kept up
+        # (the load benchmark reads the raw bytes, to spend its time on the host, not on pyte).
+        self.emulate = True
+        self.raw = bytearray()
+
+    async def open(self, port: int, name: str, password: str | None = None,
+                   **kw: Any) -> Terminal:
+        self.conn = await asyncssh.connect(
+            "127.0.0.1", port, username=name, password=password, known_hosts=None,
+            client_keys=kw.pop("client_keys", None), agent_path=None, **kw)
+        self.proc = await self.conn.create_process(
+            term_type="xterm-256color", term_size=self.size, encoding=None)
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+        return self
+
+    async def _read(self) -> None:
+        assert self.proc is not None
+        while True:
+            data = await self.proc.stdout.read(65536)
+            if not data:
+                break
+            self.received += len(data)
+            self.raw += data
+            if self.emulate:
+                self.stream.feed(data)
+            self.changed.set()
+
+    def mark(self) -> None:
+        self.raw.clear()
+
+    def text(self) -> str:
+        return "\n".join(self.screen.display)
+
+    async def wait_for(self, pattern: str, timeout: float = 30.0) -> re.Match[str]:
+        """Wait until the screen shows ``pattern`` (a regular expression)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            found = re.search(pattern, self.text())
+            if found:
+                return found
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no {pattern!r} on the screen:\n{self.text()}")
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
+            except TimeoutError:
+                pass
+
+    def press(self, *keys: str) -> None:
+        assert self.proc is not None
+        for key in keys:
+            self.proc.stdin.write(KEYS.get(key, key).encode())
+
+    def abort(self) -> None:
+        """Drop the connection as a killed client would: no goodbye."""
+        if self.conn is not None:
+            self.conn.abort()
+        if self._reader is not None:
+            self._reader.cancel()
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            try:
+                await asyncio.wait_for(self.conn.wait_closed(), 5)
+            except TimeoutError:
+                self.conn.abort()
+        if self._reader is not None:
+            self._reader.cancel()
+
+
+class WebTerminal(Terminal):
+    """A browser at ``railgames serve``: the same websocket messages its page sends."""
+
+    async def open_web(self, port: int) -> WebTerminal:
+        import aiohttp
+
+        self.session = aiohttp.ClientSession()
+        width, height = self.size
+        self.ws = await self.session.ws_connect(
+            f"http://127.0.0.1:{port}/ws?width={width}&height={height}")
+        self._reader = asyncio.get_running_loop().create_task(self._read_ws())
+        return self
+
+    async def _read_ws(self) -> None:
+        import aiohttp
+
+        async for message in self.ws:
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.received += len(message.data)
+                self.stream.feed(message.data)
+                self.changed.set()
+
+    def press(self, *keys: str) -> None:
+        for key in keys:
+            asyncio.get_running_loop().create_task(
+                self.ws.send_json(["stdin", KEYS.get(key, key)]))
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+        await self.ws.close()
+        await self.session.close()

@@ -1,0 +1,360 @@
+"""``railgames host`` driven by real SSH clients on a free loopback port.
+
+asyncssh's client plays through PTYs read with a screen emulator; the system
+``ssh`` (OpenSSH) is used where it is installed. Every wait has a time limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+import pytest
+from host_terminal import HostProcess, Terminal
+
+from railgames.core.engine import Game
+from railgames.core.record import GameRecord
+from railgames.games import load_ruleset
+
+PASSWORD = "table-pw"
+LIMIT = 240  # seconds any one test may take
+
+
+def run(test: Callable[[], Awaitable[None]]) -> None:
+    asyncio.run(asyncio.wait_for(test(), LIMIT))
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Iterator[HostProcess]:
+    process = HostProcess(tmp_path / "data").start()
+    yield process
+    process.kill()
+
+
+def table_game(data_dir: Path, code: str) -> Game:
+    """The table as saved on the host, replayed."""
+    saved = json.loads((data_dir / "tables" / f"{code}.json").read_text())
+    record = GameRecord.model_validate(saved["record"])
+    return Game.replay(load_ruleset(record.game, record.map), record)
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise TimeoutError(what)
+        await asyncio.sleep(0.1)
+
+
+async def open_paris_table(port: int) -> tuple[str, Terminal, Terminal]:
+    """Ann hosts a Paris Connection table (Ann, Bob and a bot); Bob joins with its code."""
+    ann = await Terminal().open(port, "ann", PASSWORD)
+    await ann.wait_for("Host a table")
+    ann.press("down")  # Paris Connection, second in the list
+    await ann.wait_for("Paris Connection\\s+│.*\n.*3–5 players|Paris Connection", 10)
+    ann.press("h")
+    await ann.wait_for("Open the table")
+    await ann.wait_for("Game\\s+Paris Connection")
+    ann.press("enter")
+    code = (await ann.wait_for(r"Table ([A-Z]{4})")).group(1)
+    bob = await Terminal().open(port, "bob", PASSWORD)
+    await bob.wait_for("Join a table")
+    bob.press("j")
+    await bob.wait_for("Code")
+    bob.press(code.lower(), "enter")
+    for term in (ann, bob):
+        await term.wait_for("Paris Connection · turn")
+    return code, ann, bob
+
+
+async def holdings_line(term: Terminal) -> str:
+    """The locomotives behind this player's screen, as the players' panel shows them.
+
+    (Their worth moves with the game, so it is left out.)
+    """
+    return (await term.wait_for(r"Yours: (.*?)\s+worth")).group(1).strip()
+
+
+async def play_one_build(data_dir: Path, code: str, terms: dict[int, Terminal]) -> int:
+    """The human to move builds one locomotive and ends the build; returns the action count."""
+    game = table_game(data_dir, code)
+    await until(lambda: table_game(data_dir, code).prompt().seat in terms, "a human to move")
+    game = table_game(data_dir, code)
+    seat = game.prompt().seat
+    before = len(game.record.actions)
+    mover = terms[seat]
+    await mover.wait_for("Build or trade\\?")
+    mover.press("enter")  # the first company offered
+    await mover.wait_for("where\\?")
+    mover.press("enter")  # the hex under the cursor, one of the choices
+    await mover.wait_for("placed: next hex, or end")
+    mover.press("e")
+    await until(lambda: len(table_game(data_dir, code).record.actions) >= before + 2,
+                "the build to reach the host")
+    return before + 2
+
+
+def test_two_players_share_a_table_and_see_only_their_own_holdings(host: HostProcess) -> None:
+    async def scenario() -> None:
+        code, ann, bob = await open_paris_table(host.port)
+        try:
+            game = table_game(host.data_dir, code)
+            ruleset = game.ruleset
+            held = [ruleset.holding_text(p.shares) for p in game.state.players]
+            # Each sees the deal of their own seat, never the other's.
+            await ann.wait_for("ann is dealt")
+            await bob.wait_for("bob is dealt")
+            assert "bob is dealt" not in ann.text() and "ann is dealt" not in bob.text()
+            assert held[0] not in bob.text() and held[1] not in ann.text()
+            mine_ann, mine_bob = await holdings_line(ann), await holdings_line(bob)
+            for _ in range(2):
+                count = await play_one_build(host.data_dir, code, {0: ann, 1: bob})
+                game = table_game(host.data_dir, code)
+                last = [e.text for e in game.log if e.kind == "build"][-1]
+                # The move shows on both terminals.
+                for term in (ann, bob):
+                    await term.wait_for(last.split(" on ")[0])
+                assert len(game.record.actions) >= count
+            assert await holdings_line(ann) == mine_ann and await holdings_line(bob) == mine_bob
+        finally:
+            await ann.close()
+            await bob.close()
+
+    run(scenario)
+
+
+def test_a_killed_client_comes_back_to_its_seat(host: HostProcess) -> None:
+    async def scenario() -> None:
+        code, ann, bob = await open_paris_table(host.port)
+        try:
+            await play_one_build(host.data_dir, code, {0: ann, 1: bob})
+            mine = await holdings_line(bob)
+            before = table_game(host.data_dir, code).record.actions
+            bob.abort()  # no goodbye, as when a laptop lid closes
+            await ann.wait_for(r"bob \(away\)|B\s+bob", 30)
+            bob = await Terminal().open(host.port, "bob", PASSWORD)
+            await bob.wait_for("Join a table")
+            bob.press("j")
+            await bob.wait_for("Code")
+            bob.press(code, "enter")
+            await bob.wait_for("Paris Connection · turn")
+            assert await holdings_line(bob) == mine
+            assert table_game(host.data_dir, code).record.actions[:len(before)] == before
+            # A second login as Ann, while Ann plays, cannot take her seat.
+            ann2 = await Terminal().open(host.port, "ann", PASSWORD)
+            ann2.press("j")
+            await ann2.wait_for("Code")
+            ann2.press(code, "enter")
+            await ann2.wait_for("already playing at this table")
+            await ann2.close()
+        finally:
+            await ann.close()
+            await bob.close()
+
+    run(scenario)
+
+
+def test_a_restarted_host_resumes_the_table(tmp_path: Path) -> None:
+    data = tmp_path / "data"
+    host = HostProcess(data).start()
+
+    async def first() -> tuple[str, str]:
+        code, ann, bob = await open_paris_table(host.port)
+        try:
+            await play_one_build(data, code, {0: ann, 1: bob})
+            return code, await holdings_line(ann)
+        finally:
+            ann.abort()
+            bob.abort()
+
+    async def second(code: str, mine: str, actions: list[dict[str, Any]]) -> None:
+        ann = await Terminal().open(again.port, "ann", PASSWORD)
+        try:
+            ann.press("j")
+            await ann.wait_for("Code")
+            ann.press(code, "enter")
+            await ann.wait_for("Paris Connection · turn")
+            assert await holdings_line(ann) == mine
+            # Nothing lost; the bots may have gone on with their turn since the restart.
+            assert table_game(data, code).record.actions[:len(actions)] == actions
+        finally:
+            await ann.close()
+
+    try:
+        code, mine = asyncio.run(asyncio.wait_for(first(), LIMIT))
+        actions = table_game(data, code).record.actions
+        host.kill()  # SIGKILL: no chance to save anything more
+        again = HostProcess(data).start()
+        try:
+            assert "kept" in again.greeting  # the same host key
+            asyncio.run(asyncio.wait_for(second(code, mine, actions), LIMIT))
+            assert '"event": "table_restored"' in again.log_lines()
+        finally:
+            again.kill()
+    finally:
+        host.kill()
+
+
+def test_wrong_password_is_refused(host: HostProcess) -> None:
+    async def scenario() -> None:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await asyncssh.connect("127.0.0.1", host.port, username="ann", password="nope",
+                                   known_hosts=None, client_keys=None, agent_path=None)
+
+    run(scenario)
+    assert '"event": "login_failed"' in host.log_lines()
+
+
+def test_commands_subsystems_and_forwarding_are_refused(host: HostProcess) -> None:
+    async def scenario() -> None:
+        async with asyncssh.connect("127.0.0.1", host.port, username="ann", password=PASSWORD,
+                                    known_hosts=None, client_keys=None, agent_path=None) as conn:
+            result = await conn.run("cat /etc/passwd", timeout=30)
+            assert result.exit_status == 1
+            assert "runs no commands" in str(result.stderr)
+            assert "root:" not in str(result.stdout)
+            shell = await conn.run(timeout=30)  # a shell without a PTY
+            assert shell.exit_status == 1 and "interactive terminal" in str(shell.stderr)
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.open_connection("127.0.0.1", 22)
+            with pytest.raises(asyncssh.ChannelListenError):
+                await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
+            with pytest.raises(asyncssh.ChannelOpenError):  # the sftp subsystem
+                await asyncio.wait_for(conn.start_sftp_client(), 30)
+            with pytest.raises(asyncssh.ChannelOpenError, match="X11"):
+                await conn.create_process(term_type="xterm", x11_forwarding=True,
+                                          x11_display="127.0.0.1:0")
+
+    run(scenario)
+    log = host.log_lines()
+    for reason in ('"reason": "exec"', '"reason": "port forwarding"', '"reason": "no pty"',
+                   '"reason": "subsystem"'):
+        assert reason in log
+
+
+def test_a_bad_name_and_too_many_sessions_get_one_clear_line(tmp_path: Path) -> None:
+    host = HostProcess(tmp_path / "data", "--per-ip", "1").start()
+
+    async def scenario() -> None:
+        with pytest.raises(asyncssh.DisconnectError, match="cannot be a player's name"):
+            await asyncssh.connect("127.0.0.1", host.port, username="a b", password=PASSWORD,
+                                   known_hosts=None, client_keys=None, agent_path=None)
+        first = await Terminal().open(host.port, "ann", PASSWORD)
+        try:
+            with pytest.raises(asyncssh.DisconnectError, match="too many sessions from"):
+                await asyncssh.connect("127.0.0.1", host.port, username="bob", password=PASSWORD,
+                                       known_hosts=None, client_keys=None, agent_path=None)
+        finally:
+            await first.close()
+
+    try:
+        run(scenario)
+        assert '"event": "refused"' in host.log_lines()
+    finally:
+        host.kill()
+
+
+def test_idle_and_login_timeouts_close_the_session_with_one_line(tmp_path: Path) -> None:
+    host = HostProcess(tmp_path / "data", "--idle-timeout", "2", "--login-timeout", "2").start()
+
+    async def scenario() -> None:
+        # Connected but never logging in: the host hangs up by itself.
+        reader, writer = await asyncio.open_connection("127.0.0.1", host.port)
+        banner = await asyncio.wait_for(reader.readline(), 30)
+        assert banner.startswith(b"SSH-2.0-")
+        rest = await asyncio.wait_for(reader.read(), 30)  # EOF once the login time is up
+        assert isinstance(rest, bytes)
+        writer.close()
+        # Logged in, then no key pressed: one line, and the session ends.
+        term = await Terminal().open(host.port, "ann", PASSWORD)
+        try:
+            await term.wait_for("no key pressed for 2 seconds", 60)
+            assert term.proc is not None
+            await asyncio.wait_for(term.proc.wait_closed(), 30)
+        finally:
+            await term.close()
+
+    try:
+        run(scenario)
+        log = host.log_lines()
+        assert '"event": "idle_timeout"' in log
+    finally:
+        host.kill()
+
+
+SSH = shutil.which("ssh")
+
+
+@pytest.mark.skipif(SSH is None, reason="the OpenSSH client is not installed "
+                                        "(Debian: apt-get install openssh-client)")
+def test_openssh_client_with_a_key_reaches_the_launcher(tmp_path: Path) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key_file = tmp_path / "id_ed25519"
+    key_file.write_bytes(key.export_private_key())
+    key_file.chmod(0o600)
+    authorized = tmp_path / "authorized_keys"
+    authorized.write_bytes(key.export_public_key())
+    host = HostProcess(tmp_path / "data", "--authorized-keys", str(authorized), password="").start()
+    base = [str(SSH), "-p", str(host.port), "-i", str(key_file), "-o", "BatchMode=yes",
+            "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+            "-o", "IdentitiesOnly=yes", "-o", "ConnectTimeout=20", "-F", "/dev/null"]
+    env = {k: v for k, v in os.environ.items() if k != "SSH_AUTH_SOCK"}
+    try:
+        # A command is refused with one line, and nothing runs.
+        done = subprocess.run([*base, "ann@127.0.0.1", "id"], capture_output=True, text=True,
+                              timeout=60, stdin=subprocess.DEVNULL, env=env)
+        assert done.returncode == 1 and "runs no commands" in done.stderr
+        assert "uid=" not in done.stdout
+        # Forwarding is refused too (the client asks for it and gives up).
+        done = subprocess.run([*base, "-o", "ExitOnForwardFailure=yes", "-N",
+                               "-L", "127.0.0.1:0:127.0.0.1:22", "ann@127.0.0.1"],
+                              capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL, env=env)
+        assert done.returncode != 0
+        # No key, no entry.
+        done = subprocess.run([str(SSH), "-p", str(host.port), "-o", "BatchMode=yes",
+                               "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+                               "-o", "IdentitiesOnly=yes", "-F", "/dev/null", "-o",
+                               "IdentityFile=/dev/null", "ann@127.0.0.1"],
+                              capture_output=True, text=True, timeout=60,
+                              stdin=subprocess.DEVNULL, env=env)
+        assert done.returncode == 255 and "Permission denied" in done.stderr
+        # An interactive session (-tt gives it a PTY without one here) draws the launcher.
+        proc = subprocess.Popen([*base, "-tt", "ann@127.0.0.1"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        try:
+            import pyte
+
+            screen = pyte.Screen(80, 24)
+            stream = pyte.ByteStream(screen)
+            seen = b""
+            import time
+
+            deadline = time.monotonic() + 60
+            assert proc.stdout is not None
+            os.set_blocking(proc.stdout.fileno(), False)
+            while time.monotonic() < deadline and "Host a table" not in "\n".join(screen.display):
+                try:
+                    chunk = proc.stdout.read(65536)
+                except BlockingIOError:
+                    chunk = None
+                if chunk:
+                    seen += chunk
+                    stream.feed(chunk)
+                else:
+                    time.sleep(0.1)
+            assert "Host a table" in "\n".join(screen.display)
+        finally:
+            proc.kill()
+            proc.wait(10)
+    finally:
+        host.kill()
+    assert '"method": "publickey"' in host.log_lines()

@@ -1,0 +1,331 @@
+"""The host's tables without any network: seats, views, refusals, bots, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from railgames.core.engine import Game
+from railgames.core.errors import IllegalAction, MalformedAction
+from railgames.core.record import GameRecord
+from railgames.net.protocol import unpack
+from railgames.net.tables import Login, Member, TableService
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+
+    def __call__(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+    @property
+    def last(self) -> dict[str, Any]:
+        return self.messages[-1]
+
+    def view(self) -> dict[str, Any]:
+        return unpack(self.last["view"])
+
+
+def member(name: str, key: str | None = None) -> tuple[Member, Inbox]:
+    inbox = Inbox()
+    return Member(login=Login(name=name, key=key, peer="127.0.0.1:1"), send=inbox), inbox
+
+
+@pytest.fixture
+def service(tmp_path: Path) -> TableService:
+    return TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+
+
+def two_player_table(service: TableService) -> tuple[str, Member, Inbox, Member, Inbox]:
+    ann, ann_in = member("ann")
+    bob, bob_in = member("bob")
+    table = service.create(ann, "paris-connection", seats=3, humans=2)
+    assert table.status == "waiting"
+    assert "view" not in ann_in.last  # nothing to see before the game starts
+    service.join(bob, table.code)
+    assert table.status == "playing"
+    asyncio.run(asyncio.wait_for(service.run_bots(table), 30))  # the bot may be drawn to start
+    assert table.game is not None and table.game.prompt().seat in (0, 1)
+    return table.code, ann, ann_in, bob, bob_in
+
+
+def first_legal(service: TableService, code: str) -> dict[str, Any]:
+    game = service.tables[code].game
+    assert game is not None
+    return game.legal_actions()[0].model_dump(mode="json")
+
+
+def test_each_seat_sees_its_own_holdings_only(service: TableService) -> None:
+    code, ann, ann_in, bob, bob_in = two_player_table(service)
+    for inbox, mine in ((ann_in, 0), (bob_in, 1)):
+        view = inbox.view()
+        assert inbox.last["you"] == mine
+        shares = [p.shares for p in view["state"].players]
+        assert shares[mine] is not None
+        assert all(s is None for i, s in enumerate(shares) if i != mine)
+        dealt = [e.text for e in view["events"] if e.kind == "deal"]
+        assert len(dealt) == 1 and dealt[0].startswith(["ann", "bob"][mine])
+
+
+def test_a_move_reaches_every_seat(service: TableService) -> None:
+    code, ann, ann_in, bob, bob_in = two_player_table(service)
+    game = service.tables[code].game
+    assert game is not None
+    seat = game.prompt().seat
+    mover = [ann, bob][seat]
+    before = (len(ann_in.messages), len(bob_in.messages))
+    service.act(mover, first_legal(service, code))
+    assert len(ann_in.messages) > before[0] and len(bob_in.messages) > before[1]
+    assert ann_in.last["version"] == bob_in.last["version"] == len(game.record.actions)
+    saved = json.loads(service.path_of(service.tables[code]).read_text())
+    assert saved["record"]["actions"] == game.record.actions  # saved after the action
+
+
+def test_out_of_turn_is_refused_with_the_local_reason(service: TableService) -> None:
+    code, ann, _, bob, _ = two_player_table(service)
+    game = service.tables[code].game
+    assert game is not None
+    seat = game.prompt().seat
+    before = list(game.record.actions)
+    idle = [ann, bob][1 - seat]
+    action = {**first_legal(service, code), "seat": 1 - seat}
+    with pytest.raises(IllegalAction) as refused:
+        service.act(idle, action)
+    local = Game.replay(game.ruleset, game.record)
+    with pytest.raises(IllegalAction) as local_refusal:
+        local.apply(action)
+    assert refused.value.reason == local_refusal.value.reason
+    assert game.record.actions == before
+
+
+def test_a_session_cannot_act_for_another_seat(service: TableService) -> None:
+    code, ann, _, bob, _ = two_player_table(service)
+    game = service.tables[code].game
+    assert game is not None
+    seat = game.prompt().seat
+    before = list(game.record.actions)
+    idle = [ann, bob][1 - seat]
+    with pytest.raises(IllegalAction, match="cannot act for"):
+        service.act(idle, first_legal(service, code))  # the mover's own action, forged
+    assert game.record.actions == before
+    with pytest.raises(MalformedAction):
+        service.act([ann, bob][seat], {"type": "fly", "seat": seat})
+    with pytest.raises(MalformedAction):
+        service.act([ann, bob][seat], "build everything")
+    assert game.record.actions == before
+
+
+def test_watchers_see_the_public_view_and_cannot_act(service: TableService) -> None:
+    code, ann, _, bob, _ = two_player_table(service)
+    cat, cat_in = member("cat")
+    service.join(cat, code)  # the seats are full: cat watches
+    assert cat.seat is None
+    view = cat_in.view()
+    assert all(p.shares is None for p in view["state"].players)
+    assert not [e for e in view["events"] if e.kind == "deal"]
+    with pytest.raises(IllegalAction, match="watching"):
+        service.act(cat, first_legal(service, code))
+
+
+def test_reconnect_takes_the_same_seat_and_a_second_login_is_refused(service: TableService) -> None:
+    code, ann, ann_in, bob, _ = two_player_table(service)
+    holdings = ann_in.view()["state"].players[0].shares
+    again, again_in = member("ann")
+    with pytest.raises(IllegalAction, match="already playing"):
+        service.join(again, code)
+    service.leave(ann)
+    service.join(again, code)
+    assert again.seat == 0
+    assert again_in.view()["state"].players[0].shares == holdings
+
+
+def test_a_seat_taken_with_a_key_is_kept_for_that_key(service: TableService) -> None:
+    dan, _ = member("dan", key="SHA256:one")
+    table = service.create(dan, "paris-connection", seats=3, humans=2)
+    service.leave(dan)
+    other, _ = member("dan", key="SHA256:two")
+    with pytest.raises(IllegalAction, match="kept for the key"):
+        service.join(other, table.code)
+    renamed, _ = member("daniel", key="SHA256:one")
+    service.join(renamed, table.code)
+    assert renamed.seat == 0
+
+
+def test_undo_only_takes_back_your_own_move(service: TableService) -> None:
+    code, ann, _, bob, _ = two_player_table(service)
+    game = service.tables[code].game
+    assert game is not None
+    seat = game.prompt().seat
+    mover, other = [ann, bob][seat], [ann, bob][1 - seat]
+    before = list(game.record.actions)
+    build = next(a for a in game.legal_actions() if a.type == "build")
+    service.act(mover, build.model_dump(mode="json"))
+    with pytest.raises(IllegalAction, match="not yours"):
+        service.undo(other)
+    service.undo(mover)
+    assert game.record.actions == before
+
+
+def test_bots_move_on_the_host(service: TableService) -> None:
+    code, ann, ann_in, bob, _ = two_player_table(service)
+    table = service.tables[code]
+    game = table.game
+    assert game is not None
+
+    async def play_until_bot_has_moved() -> None:
+        while not any(a["seat"] == 2 for a in game.record.actions):
+            seat = game.prompt().seat
+            if seat == 2:
+                await service.run_bots(table)
+            else:
+                service.act([ann, bob][seat], game.legal_actions()[-1].model_dump(mode="json"))
+
+    asyncio.run(asyncio.wait_for(play_until_bot_has_moved(), 30))
+    assert ann_in.last["version"] == len(game.record.actions)
+
+
+def test_bots_think_in_a_worker_process(tmp_path: Path) -> None:
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=1)
+    try:
+        ann, _ = member("ann")
+        table = service.create(ann, "paris-connection", seats=3, humans=1)
+        game = table.game
+        assert game is not None
+
+        async def until_ann_moves() -> None:
+            while game.prompt().seat != 0:
+                await service.run_bots(table)
+
+        asyncio.run(asyncio.wait_for(until_ann_moves(), 60))
+        first = game.prompt().seat
+        service.act(ann, game.legal_actions()[-1].model_dump(mode="json"))
+        asyncio.run(asyncio.wait_for(service.run_bots(table), 60))
+        assert first == 0 and any(a["seat"] != 0 for a in game.record.actions)
+        assert game.prompt().seat == 0 or game.is_over()
+    finally:
+        service.close()
+
+
+def test_an_empty_seat_goes_to_a_bot_and_comes_back(tmp_path: Path) -> None:
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_takeover=60, bot_workers=0)
+    code, ann, _, bob, _ = two_player_table(service)
+    table = service.tables[code]
+    service.leave(bob)
+    left = table.seats[1].empty_since
+    assert left is not None
+    service.tick(left + 30)
+    assert not table.seats[1].bot_taken
+    service.tick(left + 61)
+    assert table.seats[1].bot_taken and table.bot_moves(1)
+    back, _ = member("bob")
+    service.join(back, code)
+    assert back.seat == 1 and not table.seats[1].bot_taken
+
+
+def test_a_restarted_host_brings_its_tables_back(tmp_path: Path) -> None:
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    code, ann, ann_in, bob, _ = two_player_table(service)
+    game = service.tables[code].game
+    assert game is not None
+    service.act([ann, bob][game.prompt().seat], first_legal(service, code))
+    holdings = ann_in.view()["state"].players[0].shares
+
+    again = TableService(tmp_path / "tables", bot_delay=0)
+    again.load()
+    table = again.tables[code]
+    assert table.game is not None and table.game.record.actions == game.record.actions
+    ann2, ann2_in = member("ann")
+    again.join(ann2, code)
+    assert ann2.seat == 0 and ann2_in.view()["state"].players[0].shares == holdings
+
+
+def test_a_damaged_table_file_is_skipped(tmp_path: Path) -> None:
+    root = tmp_path / "tables"
+    root.mkdir()
+    (root / "ABCD.json").write_text("{not json")
+    service = TableService(root)
+    service.load()
+    assert service.tables == {}
+
+
+def test_bad_table_settings_are_refused(service: TableService) -> None:
+    ann, _ = member("ann")
+    with pytest.raises(IllegalAction, match="players"):
+        service.create(ann, "paris-connection", seats=9, humans=1)
+    with pytest.raises(IllegalAction):
+        service.create(ann, "paris-connection", seats=3, humans=4)
+    with pytest.raises(IllegalAction, match="no table"):
+        service.join(ann, "ZZZZ")
+
+
+@pytest.mark.parametrize("game_id", ["new-england", "paris-connection", "steel-driver"])
+def test_three_players_play_a_table_to_the_end(service: TableService, game_id: str) -> None:
+    """Every action through the host, each from the seat whose turn it is, to the final scores."""
+    members = [member(n) for n in ("ann", "bob", "cat")]
+    table = service.create(members[0][0], game_id, seats=3, humans=3)
+    for m, _ in members[1:]:
+        service.join(m, table.code)
+    game = table.game
+    assert game is not None
+    import random
+
+    pick = random.Random(7)
+    for _ in range(20_000):
+        prompt = game.prompt()
+        if prompt is None:
+            break
+        action = pick.choice(game.legal_actions())
+        service.act(members[prompt.seat][0], action.model_dump(mode="json"))
+    assert table.status == "over"
+    for _m, inbox in members:
+        view = inbox.view()
+        assert view["prompt"] is None and view["result"] is not None
+        assert view["record"] is not None  # over: the whole game may be stepped through
+        assert inbox.last["status"] == "over"
+    saved = json.loads(service.path_of(table).read_text())
+    replayed = Game.replay(game.ruleset, GameRecord.model_validate(saved["record"]))
+    assert replayed.result() == game.result()
+
+
+def test_a_remote_seat_answers_as_a_table_does(service: TableService) -> None:
+    """The game screen's side: view, prompt, events, and what changed since a mark."""
+    from railgames.net.remote import RemoteSeat
+
+    code, ann, ann_in, bob, bob_in = two_player_table(service)
+    game = service.tables[code].game
+    assert game is not None
+
+    class Link:
+        last_table: dict[str, Any] | None = None
+
+        def request(self, message: dict[str, Any]) -> dict[str, Any]:
+            raise AssertionError("nothing is sent in this test")
+
+    seat = RemoteSeat(Link(), ann_in.last)  # type: ignore[arg-type]
+    from railgames.core.table import Table
+
+    assert isinstance(seat, Table)  # the same interface as the local table and a recording
+    assert seat.seat == 0 and not seat.read_only
+    assert seat.view(0).players[0].shares is not None
+    assert all(p.shares is None for p in seat.view(0).players[1:])
+    mover = [ann, bob][game.prompt().seat]
+    mark = seat.mark()
+    build = next(a for a in game.legal_actions() if a.type == "build")
+    service.act(mover, build.model_dump(mode="json"))
+    assert seat.update(ann_in.last)
+    change = seat.changes(mark)
+    assert not change.full and any(e.kind == "build" for e in change.events)
+    mark = seat.mark()
+    service.undo(mover)
+    seat.update(ann_in.last)
+    assert seat.changes(mark).full
+    assert seat.seen["record"] is None  # the record and its seed stay on the host until the end
+    prompt = seat.prompt()
+    assert prompt is not None
+    if prompt.seat != 0:
+        assert prompt.choices == []  # another seat's choices never reach this one
