@@ -43,9 +43,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from railgames.core.simulate import bot_players, play_bot_game
     from railgames.games import load_ruleset
 
-    ruleset = load_ruleset(args.game)
+    ruleset = load_ruleset(args.game, args.map)
     if not ruleset.min_players <= args.players <= ruleset.max_players:
-        _err(f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players")
+        board = f" on the map '{ruleset.map.id}'" if args.map else ""
+        _err(f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players{board}")
         return 2
     if args.games < 1:
         _err("--games must be at least 1")
@@ -73,7 +74,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             "winners": result.winners, "actions": len(game.record.actions),
         })
         if save_dir:
-            save_record(game.record, save_dir / f"{args.game}-{args.players}p-seed{seed}.json")
+            board = f"-{args.map}" if args.map else ""
+            save_record(game.record, save_dir / f"{args.game}{board}-{args.players}p-seed{seed}.json")
 
     if args.json or not sys.stderr.isatty():
         for i in range(args.games):
@@ -246,14 +248,16 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise RailgamesError(f"{cls.title} cannot be played in the app yet "
                                  "(its rules work with simulate and replay)")
         players = parse_seats(args.players) if args.players else None
-        if players is not None:
+        map_id = getattr(args, "map", None)
+        if players is not None or map_id:
             from railgames.core.engine import Game
             from railgames.games import load_ruleset
 
-            problem = Game.players_problem(load_ruleset(args.game), players)
+            ruleset = load_ruleset(args.game, map_id)  # an unknown map is refused here
+            problem = Game.players_problem(ruleset, players) if players is not None else None
             if problem:
                 raise RailgamesError(f"--players: {problem}")
-        start = {"game": args.game, "players": players, "seed": args.seed}
+        start = {"game": args.game, "players": players, "seed": args.seed, "map": map_id}
     _quiet_collector()
     from railgames.app.main import run_app
 
@@ -316,6 +320,7 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Play bot-only games and print a summary.")
     sim.add_argument("game", help="game id, e.g. new-england")
     sim.add_argument("--players", type=int, required=True, help="number of seats")
+    sim.add_argument("--map", help="map id, for games with more than one board (default: the game's own)")
     sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
     sim.add_argument("--bots", choices=["random", "greedy"], default="greedy", help="bot kind")
@@ -350,6 +355,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("game")
     play.add_argument("--players", help="comma-separated names; bot:random or bot:greedy for bots")
     play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--map", help="map id, for games with more than one board")
     play.set_defaults(func=cmd_play)
 
     demo = sub.add_parser("demo", help="watch bots play a game, each rule explained as it is used",

@@ -17,7 +17,7 @@ from railgames.core.simulate import bot_players, play_bot_game
 from railgames.games import GAMES, load_ruleset, ruleset_class
 
 ROOT = Path(__file__).resolve().parents[1]
-TITLES = ("new-england", "paris-connection", "steel-driver")
+TITLES = ("new-england", "paris-connection", "steel-driver", "railways-of-the-world")
 
 # What each game's demo (4 greedy bots, seed 1) shows at work. Listed in full so
 # that a change to a bot or a rule that changes what a newcomer sees is noticed.
@@ -37,6 +37,11 @@ DEMO_SHOWS = {
         "sd.end_auctions", "sd.build", "sd.first_link", "sd.new_location", "sd.must_build",
         "sd.transcontinental", "sd.profits", "sd.next_order", "sd.final", "sd.claim",
         "sd.sets", "sd.winner",
+    },
+    "railways-of-the-world": {
+        "rw.setup", "rw.turn", "rw.auction", "rw.all_pass", "rw.order", "rw.bonds", "rw.build",
+        "rw.crossing", "rw.link", "rw.engine", "rw.deliver", "rw.empty_city", "rw.income",
+        "rw.interest", "rw.end_trigger", "rw.final",
     },
 }
 

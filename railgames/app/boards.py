@@ -17,6 +17,7 @@ BOARDS: dict[str, str] = {
     "paris-connection": "railgames.games.paris_connection.board:ParisConnectionBoard",
     "steel-driver": "railgames.games.steel_driver.board:SteelDriverBoard",
     "american-rails": "railgames.games.american_rails.board:AmericanRailsBoard",
+    "railways-of-the-world": "railgames.games.railways_of_the_world.board:RotwBoard",
 }
 
 UIS: dict[str, str] = {
@@ -24,6 +25,7 @@ UIS: dict[str, str] = {
     "paris-connection": "railgames.games.paris_connection.ui:ParisConnectionUI",
     "steel-driver": "railgames.games.steel_driver.ui:SteelDriverUI",
     "american-rails": "railgames.games.american_rails.ui:AmericanRailsUI",
+    "railways-of-the-world": "railgames.games.railways_of_the_world.ui:RotwUI",
 }
 
 

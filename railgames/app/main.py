@@ -87,7 +87,8 @@ class RailgamesApp(App[int]):
             import random
 
             try:
-                self.start_new(game_id, players, seed if seed is not None else random.randrange(1, 1_000_000))
+                self.start_new(game_id, players, seed if seed is not None else random.randrange(1, 1_000_000),
+                               map_id=spec.get("map"))
                 return
             except RailgamesError as exc:
                 self.notify(exc.reason, title="Cannot start", severity="error")
@@ -95,11 +96,12 @@ class RailgamesApp(App[int]):
 
     # ------------------------------------------------------------ opening games
     def start_new(self, game_id: str, players: list[PlayerSpec], seed: int,
-                  handoff: bool | None = None) -> None:
+                  handoff: bool | None = None, map_id: str | None = None,
+                  options: dict[str, Any] | None = None) -> None:
         """Raises IllegalAction (wrong player count, same names) before anything changes."""
         from railgames.app.session import Session
 
-        session = Session.new(game_id, players, seed)
+        session = Session.new(game_id, players, seed, map_id=map_id, options=options)
         if handoff is not None:
             self.handoff_default = handoff
         self._save_quietly(session)

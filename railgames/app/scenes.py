@@ -199,6 +199,20 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
     def handoff_quit() -> tuple[Any, list[str]]:
         app, keys = handoff()
         return app, [*keys, "q"]
+
+    def rotw_board() -> tuple[Any, list[str]]:
+        # Railways of the World mid-game: a build under way, the hexes the next tile
+        # may take marked on the board, the running cost in the panel.
+        record = _record(game_id="railways-of-the-world")
+        mid = _upto(record, lambda g: g.state.step == "build" and g.state.building is not None
+                    and g.state.building.laid == 1, start=len(record.actions) // 2)
+        return RailgamesApp(load_path=_saved(mid, folder, "rotw-board.json"), bot_delay=0,
+                            handoff=False), []
+
+    def rotw_game_over() -> tuple[Any, list[str]]:
+        record = _record(game_id="railways-of-the-world")
+        return RailgamesApp(load_path=_saved(record, folder, "rotw-over.json"), bot_delay=0), []
+
     def demo() -> tuple[Any, list[str]]:
         # A New England demo in its fourth turn, paused where a rule is explained in full
         # for the first time (a loan forced by the coming debt service).
@@ -230,5 +244,7 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         "sd_game_over": sd_game_over,
         "ar_board": ar_board,
         "ar_game_over": ar_game_over,
+        "rotw_board": rotw_board,
+        "rotw_game_over": rotw_game_over,
         "demo": demo,
     }

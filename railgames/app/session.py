@@ -33,9 +33,10 @@ class Session:
 
     # --- creation
     @classmethod
-    def new(cls, game_id: str, players: list[Any], seed: int, **kw: Any) -> Session:
-        ruleset = load_ruleset(game_id)
-        return cls(Game.new(ruleset, players, seed), **kw)
+    def new(cls, game_id: str, players: list[Any], seed: int, *, map_id: str | None = None,
+            options: dict[str, Any] | None = None, **kw: Any) -> Session:
+        ruleset = load_ruleset(game_id, map_id)
+        return cls(Game.new(ruleset, players, seed, options), **kw)
 
     @classmethod
     def resume(cls, record: GameRecord, save_path: Path | None = None, **kw: Any) -> Session:

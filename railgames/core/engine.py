@@ -117,6 +117,9 @@ class Ruleset(ABC, Generic[S]):
     # the app then shows only ``view(state, seat)`` of the seat at the keyboard, and a
     # hand-off screen between human seats that cannot be turned off.
     hidden_information: ClassVar[bool] = False
+    # Set-up options the game offers (record.options keys, all true/false), with a label
+    # for the setup screen.
+    option_labels: ClassVar[dict[str, str]] = {}
     map_model: ClassVar[type[BaseMap]]
     action_adapter: ClassVar[TypeAdapter[Any]]
 

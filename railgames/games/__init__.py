@@ -21,6 +21,7 @@ GAMES: dict[str, str] = {
     "paris-connection": "railgames.games.paris_connection.rules:ParisConnectionRules",
     "steel-driver": "railgames.games.steel_driver.rules:SteelDriverRules",
     "american-rails": "railgames.games.american_rails.rules:AmericanRailsRules",
+    "railways-of-the-world": "railgames.games.railways_of_the_world.rules:RailwaysOfTheWorldRules",
 }
 
 # Games whose rules are complete (simulate, replay and maps check know them) but
@@ -62,3 +63,20 @@ def load_ruleset(game_id: str, map_id: str | None = None) -> Ruleset[Any]:
 def playable_games() -> list[type[Ruleset[Any]]]:
     """Games that play from set-up to final scores (the only ones the launcher lists)."""
     return [ruleset_class(g) for g in GAMES if g not in NOT_IN_LAUNCHER]
+
+
+def maps_for(game_id: str) -> list[tuple[str, str]]:
+    """(map id, title) of every map file for ``game_id``, its default map first."""
+    from railgames.core.maps import maps_dirs, peek_header
+
+    cls = ruleset_class(game_id)
+    found: dict[str, str] = {}
+    for folder in maps_dirs():
+        for path in sorted(folder.glob("*.toml")):
+            try:
+                header = peek_header(path)
+            except MapError:
+                continue
+            if header.get("game") == game_id and path.stem not in found:
+                found[path.stem] = str(header.get("title", path.stem))
+    return sorted(found.items(), key=lambda kv: (kv[0] != cls.default_map, kv[0]))

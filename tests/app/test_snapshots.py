@@ -11,7 +11,7 @@ from railgames.app.scenes import scenes
 SIZES = [(80, 24), (120, 40)]
 NAMES = ["launcher", "setup", "board", "shipping", "handoff", "help", "game_over",
          "pc_board", "pc_game_over", "sd_board", "sd_claim", "sd_game_over", "demo", "ar_board",
-         "ar_game_over"]
+         "ar_game_over", "rotw_board", "rotw_game_over"]
 # Every other kind of decision of every game, and the screens around a game, at 80x24
 # (the smallest size every screen is laid out for). The lists are walked to their end.
 SMALL_ONLY = ["ne_loans", "ne_ship_board", "ne_finish", "pc_turn_end", "pc_trade", "pc_build_end",

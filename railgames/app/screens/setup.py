@@ -14,7 +14,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from railgames.app.screens.guard import SizeGuard
 from railgames.core.errors import RailgamesError
 from railgames.core.record import PlayerSpec
-from railgames.games import ruleset_class
+from railgames.games import maps_for, ruleset_class
 
 if TYPE_CHECKING:
     from railgames.app.shell import GameShell
@@ -44,6 +44,7 @@ class SetupScreen(SizeGuard, Screen[None]):
         self.cls = ruleset_class(game_id)
         self.initial = players or []
         self.seed = seed
+        self.maps = maps_for(game_id)
 
     @property
     def rapp(self) -> GameShell:
@@ -54,6 +55,11 @@ class SetupScreen(SizeGuard, Screen[None]):
         count = min(max(len(self.initial), cls.min_players), cls.max_players)
         with VerticalScroll(id="setup", can_focus=False):
             yield Static(f"[b]New game: {cls.title}[/b]", id="setup-title")
+            if len(self.maps) > 1:
+                with Horizontal(classes="setup-row"):
+                    yield Label("Map", classes="setup-label")
+                    yield Select([(title, map_id) for map_id, title in self.maps],
+                                 value=self.maps[0][0], allow_blank=False, id="map", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label("Players", classes="setup-label")
                 yield Select([(str(n), n) for n in range(cls.min_players, cls.max_players + 1)],
@@ -82,6 +88,9 @@ class SetupScreen(SizeGuard, Screen[None]):
             else:
                 yield Checkbox("Hand-off screen between human players", self.rapp.handoff_default,
                                id="handoff", compact=True)
+            for key, label in cls.option_labels.items():
+                yield Checkbox(label, False, id=f"option-{key}", compact=True,
+                               classes="setup-option")
             yield Static(id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
@@ -103,6 +112,21 @@ class SetupScreen(SizeGuard, Screen[None]):
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "count":
+            self._show_seats()
+        elif event.select.id == "map" and isinstance(event.value, str):
+            # Each board may take its own range of players.
+            from railgames.games import load_ruleset
+
+            try:
+                ruleset = load_ruleset(self.game_id, event.value)
+            except RailgamesError as exc:
+                self.query_one("#setup-error", Static).update(Text(exc.reason, style="bold red"))
+                return
+            low, high = ruleset.min_players, ruleset.max_players
+            count = self.query_one("#count", Select)
+            current = self._count()
+            count.set_options([(str(n), n) for n in range(low, high + 1)])
+            count.value = min(max(current, low), high)
             self._show_seats()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -134,7 +158,14 @@ class SetupScreen(SizeGuard, Screen[None]):
         seed = int(seed_text) if seed_text else random.SystemRandom().randrange(1, 2**31)
         # A game with secrets has its hand-off screen anyway; the choice for others is kept.
         handoff = None if self.cls.hidden_information else self.query_one("#handoff", Checkbox).value
+        map_id: str | None = None
+        if len(self.maps) > 1:
+            value = self.query_one("#map", Select).value
+            map_id = value if isinstance(value, str) else None
+        options = {key: True for key in self.cls.option_labels
+                   if self.query_one(f"#option-{key}", Checkbox).value}
         try:
-            self.rapp.start_new(self.game_id, self.players(), seed, handoff=handoff)
+            self.rapp.start_new(self.game_id, self.players(), seed, handoff=handoff,
+                                map_id=map_id, options=options)
         except RailgamesError as exc:  # an illegal set-up, or a map that cannot be loaded
             self.query_one("#setup-error", Static).update(Text(exc.reason, style="bold red"))

@@ -1,0 +1,1 @@
+"""Railways of the World."""

@@ -1,0 +1,288 @@
+"""A greedy Railways of the World bot.
+
+Each round it takes the first of these that pays: deliver the cube that moves
+its own income marker furthest; upgrade the engine when one more level opens a
+better delivery; build the cheapest link (at most four tiles) between two
+cities where it joins cubes to a city of their colour; urbanize a gray city at
+the end of its own link. In the auction it bids $1,000 when it has a delivery
+waiting, else passes. It never looks further ahead than this round.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from railgames.core.engine import Prompt, Ruleset
+from railgames.core.hexgrid import Hex, distance
+from railgames.games.railways_of_the_world.actions import (
+    Bid,
+    Cancel,
+    Choose,
+    Deliver,
+    EndBuild,
+    LayTrack,
+    PassAction,
+    PassBid,
+    UpgradeEngine,
+    Urbanize,
+)
+from railgames.games.railways_of_the_world.board_map import CUBE_COLOURS, GRAY, MAX_ENGINE
+from railgames.games.railways_of_the_world.rules import (
+    MAX_TILES,
+    TRACKS_PER_HEX,
+    RailwaysOfTheWorldRules,
+)
+from railgames.games.railways_of_the_world.state import Link, RotwState, Step
+
+PAIRS_SEARCHED = 10
+
+
+class GreedyBot:
+    kind = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
+        assert isinstance(ruleset, RailwaysOfTheWorldRules)
+        state: RotwState = view
+        seat = prompt.seat
+        if state.step is Step.AUCTION:
+            assert state.auction is not None
+            wants = state.auction.high_bid == 0 and best_delivery(ruleset, state, seat) is not None
+            if wants and prompt.amount is not None and prompt.amount.min <= 1000:
+                return Bid(seat=seat, amount=prompt.amount.min)
+            return PassBid(seat=seat)
+        if state.step is Step.DELIVER:
+            best = best_delivery(ruleset, state, seat)
+            return best if best is not None else Cancel(seat=seat)
+        if state.step is Step.URBANIZE:
+            pick = self.urbanize_pick(ruleset, state, seat, anywhere=True)
+            return pick if pick is not None else Cancel(seat=seat)
+        if state.step is Step.BUILD:
+            tile = self.next_tile(ruleset, state, seat)
+            if tile is not None:
+                return tile
+            return EndBuild(seat=seat) if state.building and state.building.laid else Cancel(seat=seat)
+        legal = prompt.choices
+        if best_delivery(ruleset, state, seat) is not None and Choose(seat=seat, action="deliver") in legal:
+            return Choose(seat=seat, action="deliver")
+        p = state.players[seat]
+        if p.engine < MAX_ENGINE and self.upgrade_helps(ruleset, state, seat):
+            return UpgradeEngine(seat=seat, level=p.engine + 1)
+        if Choose(seat=seat, action="build") in legal and self.plan(ruleset, state, seat) is not None:
+            return Choose(seat=seat, action="build")
+        if (Choose(seat=seat, action="urbanize") in legal
+                and self.urbanize_pick(ruleset, state, seat) is not None and p.cash >= 10_000):
+            return Choose(seat=seat, action="urbanize")
+        if p.engine < 3 and state.links_of(seat):
+            return UpgradeEngine(seat=seat, level=p.engine + 1)
+        # Nothing pays this round: still move the game on, so that it never stalls.
+        if p.engine < MAX_ENGINE and best_gain(ruleset, state, seat, MAX_ENGINE) > 0:
+            return UpgradeEngine(seat=seat, level=p.engine + 1)
+        if Choose(seat=seat, action="urbanize") in legal:
+            return Choose(seat=seat, action="urbanize")
+        return PassAction(seat=seat)
+
+    # ------------------------------------------------------------ engine
+    @staticmethod
+    def upgrade_helps(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int) -> bool:
+        engine = state.players[seat].engine
+        now = best_gain(ruleset, state, seat, engine)
+        return best_gain(ruleset, state, seat, engine + 1) > max(now, 0)
+
+    # ------------------------------------------------------------ urbanize
+    @staticmethod
+    def urbanize_pick(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int,
+                      anywhere: bool = False) -> Urbanize | None:
+        ends = {c for k in state.links_of(seat) for c in (k.start, k.end)}
+        grays = [c for c in ends if c is not None and state.colour[c] == GRAY]
+        if not grays and anywhere:
+            grays = [c for c, colour in state.colour.items() if colour == GRAY]
+        colours = [c for c in CUBE_COLOURS if state.tiles_left.get(c, 0) > 0]
+        if not grays or not colours:
+            return None
+        city = sorted(grays)[0]
+        # The colour most wanted by cubes one link away.
+        near = [k.end if k.start == city else k.start for k in state.links.values()
+                if k.complete and city in (k.start, k.end)]
+        wanted = {c: sum(state.cubes[n].get(c, 0) for n in near if n) for c in colours}
+        colour = max(colours, key=lambda c: (wanted[c], -colours.index(c)))
+        return Urbanize(seat=seat, city=city, colour=colour)
+
+    # ------------------------------------------------------------ building
+    def plan(self, ruleset: RailwaysOfTheWorldRules, state: RotwState,
+             seat: int) -> tuple[float, list[Hex], str] | None:
+        """The best new link: (score, hexes from the start city to the end city, end)."""
+        best: tuple[float, list[Hex], str] | None = None
+        m = ruleset.map
+        reach = reachable_colours(ruleset, state)
+        candidates: list[tuple[float, Hex, Hex, str]] = []
+        for a_id, here in state.cubes.items():
+            if not here:
+                continue
+            a = ruleset.city_hex(a_id)
+            for b_city in m.cities:
+                b_id = b_city.id
+                if b_id == a_id:
+                    continue
+                b = ruleset.city_hex(b_id)
+                if distance(a, b) > MAX_TILES + 1:
+                    continue
+                direct = here.get(state.colour[b_id], 0) + state.cubes[b_id].get(
+                    state.colour[a_id], 0)
+                onward = sum(k for c, k in here.items() if c in reach.get(b_id, ()))
+                if not direct and not onward:
+                    continue
+                worth = direct + 0.5 * onward
+                candidates.append((worth - 0.1 * distance(a, b) + 0.01 * self.rng.random(),
+                                   a, b, b_id))
+        # Only the most promising pairs are searched for track: the search is the slow part.
+        candidates.sort(key=lambda c: -c[0])
+        for worth, a, b, b_id in candidates[:PAIRS_SEARCHED]:
+            path = cheapest_path(ruleset, state, a, b, MAX_TILES, None)
+            if path is None:
+                continue
+            cost, hexes = path
+            score = worth * 10 - cost / 1000
+            if best is None or score > best[0]:
+                best = (score, hexes, b_id)
+        return best
+
+    def next_tile(self, ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int) -> Any:
+        b = state.building
+        assert b is not None
+        if b.link is None:
+            plan = self.plan(ruleset, state, seat)
+            if plan is None:
+                return None
+            hexes = plan[1]
+            return lay(ruleset, seat, hexes[0], hexes[1], hexes[2])
+        link = state.links[b.link]
+        left = MAX_TILES - b.laid
+        if left <= 0:
+            return None
+        best: tuple[float, list[Hex]] | None = None
+        for city in ruleset.map.cities:
+            if city.id == link.start:
+                continue
+            target = ruleset.city_hex(city.id)
+            if distance(link.toward, target) > left:
+                continue
+            path = cheapest_path(ruleset, state, link.tiles[-1], target, left, link)
+            if path is None:
+                continue
+            score = -path[0] + 1000 * self.rng.random()
+            if best is None or score > best[0]:
+                best = (score, path[1])
+        if best is None:
+            return None
+        hexes = best[1]
+        return lay(ruleset, seat, hexes[0], hexes[1], hexes[2])
+
+
+def side_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """The kernel's side key without its adjacency check (the neighbours here are known)."""
+    return (a, b) if a <= b else (b, a)
+
+
+def hex_distance(a: Hex, b: Hex) -> int:
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def lay(ruleset: RailwaysOfTheWorldRules, seat: int, entry: Hex, h: Hex, exit_: Hex) -> LayTrack:
+    return LayTrack(seat=seat, hex=ruleset.offset(h), entry=ruleset.offset(entry),
+                    exit=ruleset.offset(exit_))
+
+
+def cheapest_path(ruleset: RailwaysOfTheWorldRules, state: RotwState, start: Hex, target: Hex,
+                  tiles: int, link: Link | None) -> tuple[int, list[Hex]] | None:
+    """The cheapest legal run of at most ``tiles`` tiles from ``start`` to the city ``target``.
+
+    ``start`` is a city (a new link) or the last tile of ``link`` (its open end
+    must be the first tile's hex). Returns (cost, [start, tile, ..., target]).
+    """
+    best: tuple[int, list[Hex]] | None = None
+    m = ruleset.map
+    sides = state.side_link
+    used = state.hex_links
+
+    def walk(path: list[Hex], cost: int) -> None:
+        nonlocal best
+        prev, here = path[-2], path[-1]
+        count = len(path) - 1
+        for nxt in ruleset._board_neighbours[here]:
+            if nxt == prev or nxt in path or side_key(here, nxt) in sides:
+                continue
+            if link is not None and nxt in link.tiles:
+                continue
+            step = cost + (4000 if side_key(here, nxt) in ruleset._ridges else 0)
+            if nxt == target:
+                if best is None or step < best[0]:
+                    best = (step, [*path, nxt])
+                continue
+            if count >= tiles or not m.buildable(nxt) or len(used.get(nxt, ())) >= TRACKS_PER_HEX:
+                continue
+            if hex_distance(nxt, target) > tiles - count:
+                continue
+            walk([*path, nxt], step + ruleset.tile_cost(nxt))
+
+    if link is None:
+        for first in ruleset._board_neighbours[start]:
+            if (not m.buildable(first) or side_key(start, first) in sides
+                    or len(used.get(first, ())) >= TRACKS_PER_HEX
+                    or hex_distance(first, target) > tiles):
+                continue
+            ridge = 4000 if side_key(start, first) in ruleset._ridges else 0
+            walk([start, first], ridge + ruleset.tile_cost(first))
+    else:
+        first = link.toward
+        if (m.buildable(first) and len(used.get(first, ())) < TRACKS_PER_HEX
+                and first not in link.tiles and hex_distance(first, target) <= tiles):
+            walk([start, first], ruleset.tile_cost(first))
+    return best
+
+
+def reachable_colours(ruleset: RailwaysOfTheWorldRules, state: RotwState) -> dict[str, set[str]]:
+    """City -> the colours of the cities it reaches over complete links (its own excluded)."""
+    net = ruleset.network(state)
+    out: dict[str, set[str]] = {}
+    for start in net:
+        seen = {start}
+        frontier = [start]
+        colours: set[str] = set()
+        while frontier:
+            city = frontier.pop()
+            for _, there in net.get(city, ()):
+                if there not in seen:
+                    seen.add(there)
+                    frontier.append(there)
+                    colours.add(state.colour[there])
+        colours.discard(GRAY)
+        out[start] = colours
+    return out
+
+
+def best_gain(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int, engine: int) -> int:
+    net = ruleset.network(state)
+    best = 0
+    for city, here in state.cubes.items():
+        if city not in net:
+            continue
+        for colour in here:
+            for route in ruleset._routes(state, net, seat, city, colour, engine):
+                best = max(best, sum(1 for k in route if state.links[k].owner == seat))
+    return best
+
+
+def best_delivery(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int) -> Deliver | None:
+    """The delivery that gives this seat the most income (then the fewest to others)."""
+    best: tuple[int, int, Deliver] | None = None
+    for d in ruleset.deliveries(state, seat):
+        own = sum(1 for k in d.links if state.links[k].owner == seat)
+        key = (own, -len(d.links))
+        if best is None or key > best[:2]:
+            best = (own, -len(d.links), d)
+    return None if best is None else best[2]

@@ -1,0 +1,917 @@
+"""Railways of the World: track tiles, goods cubes, bonds and the First Player auction.
+
+The kernel's contract: ``prompt`` says who must decide what, ``validate``
+refuses with a reason and never mutates, ``execute`` carries out a validated
+action and runs the automatic steps (paying, income, removing incomplete
+links) up to the next decision. Rulings on what the rulebook leaves open are in
+docs/rulings/railways-of-the-world.md; comments below name them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
+from railgames.core.errors import IllegalAction, MalformedAction
+from railgames.core.events import EventLog
+from railgames.core.hexgrid import Hex, are_adjacent, neighbours, side_key
+from railgames.core.record import GameRecord
+from railgames.core.rng import Chance
+from railgames.games.railways_of_the_world import rule_texts as R
+from railgames.games.railways_of_the_world.actions import (
+    ACTION_ADAPTER,
+    Bid,
+    Cancel,
+    Choose,
+    Deliver,
+    EndBuild,
+    LayTrack,
+    PassAction,
+    PassBid,
+    UpgradeEngine,
+    Urbanize,
+)
+from railgames.games.railways_of_the_world.board_map import (
+    CUBE_COLOURS,
+    GRAY,
+    MAX_ENGINE,
+    RotwMap,
+)
+from railgames.games.railways_of_the_world.state import (
+    Auction,
+    Building,
+    Link,
+    Railroad,
+    RotwState,
+    Step,
+)
+
+BOND = 5000
+INTEREST = 1000
+URBANIZE_COST = 10_000
+MIN_BID = 1000
+BID_STEP = 1000
+MAX_TILES = 4
+TERRAIN_COST = {"open": 2000, "water": 3000, "mountain": 4000}
+RIDGE_COST = 4000
+ROUNDS = 3
+TRACKS_PER_HEX = 2  # a hex holds one track, or two crossing
+BID_WINDOW = 20_000  # how far above the lowest bid the prompt's range reaches
+
+
+def money(amount: int) -> str:
+    return f"-${-amount:,}" if amount < 0 else f"${amount:,}"
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+class RailwaysOfTheWorldRules(Ruleset[RotwState]):
+    id: ClassVar[str] = "railways-of-the-world"
+    title: ClassVar[str] = "Railways of the World"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    default_map: ClassVar[str] = "rotw-eastern-us"
+    pitch: ClassVar[str] = (
+        "Lay track between cities, deliver goods cubes for income, and borrow on bonds."
+    )
+    play_time: ClassVar[str] = "60-120 min"
+    option_labels: ClassVar[dict[str, str]] = {
+        "first_turn_fixed": "First turn in seat order, later players paid $1,000 a place "
+                            "(no auction)",
+        "pass_pays_half": "Auction: dropping out pays half your bid; drop-outs set the order",
+    }
+    map_model = RotwMap
+    action_adapter = ACTION_ADAPTER
+
+    map: RotwMap
+
+    def __init__(self, game_map: RotwMap) -> None:  # type: ignore[override]
+        super().__init__(game_map)
+        m = game_map
+        # Each board says how many may play on it (Mexico 2-3, Eastern US 3-6).
+        self.min_players, self.max_players = m.players  # type: ignore[misc]
+        self._city_at = m.city_at
+        self._hex_of_city = m.hex_of_city
+        self._terrain = m.terrain
+        self._ridges = m.ridges
+        self._offset = {h: m.offset_of(h) for h in m.terrain}
+        self._hex_at = {off: h for h, off in self._offset.items()}
+        self._board_neighbours = {
+            h: tuple(n for n in neighbours(h) if n in m.terrain) for h in m.terrain
+        }
+
+    def bot_makers(self) -> dict[str, Callable[[int], Any]]:
+        # Imported here: the bots import these rules.
+        from railgames.games.railways_of_the_world.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
+
+    # ------------------------------------------------------------ names
+    def hex_at(self, col: int, row: int) -> Hex | None:
+        return self._hex_at.get((col, row))
+
+    def offset(self, h: Hex) -> tuple[int, int]:
+        return self._offset[h]
+
+    def hex_name(self, h: Hex) -> str:
+        city = self._city_at.get(h)
+        if city is not None:
+            return city.name
+        col, row = self._offset[h]
+        return f"hex {col},{row}"
+
+    def city_name(self, city: str) -> str:
+        """A city by its id, or any hex by the board's "column,row"."""
+        found = self.map.city_by_id.get(city)
+        if found is not None:
+            return found.name
+        try:
+            col, row = (int(p) for p in city.split(","))
+        except ValueError:
+            return city
+        h = self._hex_at.get((col, row))
+        return city if h is None else self.hex_name(h)
+
+    @staticmethod
+    def _name(state: RotwState, seat: int) -> str:
+        return state.players[seat].name
+
+    def city_hex(self, city: str) -> Hex:
+        return self._hex_of_city[city]
+
+    def tile_cost(self, h: Hex) -> int:
+        return TERRAIN_COST[self._terrain[h]]
+
+    def ridge_between(self, a: Hex, b: Hex) -> bool:
+        return side_key(a, b) in self._ridges
+
+    # ------------------------------------------------------------ set-up
+    def setup(self, record: GameRecord, chance: Chance, log: EventLog) -> RotwState:
+        unknown = sorted(set(record.options) - set(self.option_labels))
+        if unknown:
+            raise IllegalAction(f"unknown option '{unknown[0]}' (the options are "
+                                f"{', '.join(self.option_labels)})")
+        options: dict[str, bool] = {}
+        for key, value in record.options.items():
+            if not isinstance(value, bool):
+                raise IllegalAction(f"option '{key}' is true or false, not {value!r}")
+            options[key] = value
+        n = len(record.players)
+        state = RotwState(
+            options=options,
+            players=[Railroad(name=p.name) for p in record.players],
+            cubes={c.id: {} for c in self.map.cities},
+            bag=dict(self.map.goods_cubes),
+            colour={c.id: c.colour for c in self.map.cities},
+            tiles_left=dict(self.map.new_city_tiles),
+            turn=1,
+            step=Step.AUCTION,
+            first=0,
+            chance=chance,
+        )
+        fewer = 1 if n <= 3 else 0
+        for city in self.map.cities:
+            if city.colour == GRAY:
+                continue
+            count = max(1, city.cubes - fewer)
+            drawn = self._draw(state, count)
+            state.cubes[city.id] = drawn
+        log.add(f"Goods cubes are drawn from the bag for every city"
+                f"{' (one fewer each with 2 or 3 players, never fewer than one)' if fewer else ''}; "
+                f"{sum(state.bag.values())} stay in the bag.", "setup_cubes", chance=True, rule=R.SETUP,
+                cubes={c: dict(v) for c, v in state.cubes.items() if v}, bag=dict(state.bag))
+        log.add(f"Each railroad starts with {money(0)} and a level 1 engine. "
+                f"{self.map.end_markers[n]} empty-city markers end the game.", "setup",
+                needed=self.map.end_markers[n], rule=R.SETUP)
+        self._begin_turn(state, log, opener=0)
+        return state
+
+    def _draw(self, state: RotwState, count: int) -> dict[str, int]:
+        drawn: dict[str, int] = {}
+        for _ in range(count):
+            if sum(state.bag.values()) == 0:
+                break
+            colour = state.chance.pick_weighted({c: k for c, k in state.bag.items() if k > 0})
+            state.bag[colour] -= 1
+            drawn[colour] = drawn.get(colour, 0) + 1
+        return {c: drawn[c] for c in CUBE_COLOURS if c in drawn}
+
+    def markers_needed(self, state: RotwState) -> int:
+        return self.map.end_markers[len(state.players)]
+
+    # ------------------------------------------------------------ options
+    @staticmethod
+    def _option(state: RotwState, name: str) -> bool:
+        return state.options.get(name, False)
+
+    # ------------------------------------------------------------ whose move
+    def to_move(self, state: RotwState) -> int | None:
+        return None if state.step is Step.OVER else state.to_act()
+
+    def turn_of(self, state: RotwState) -> int:
+        return state.turn
+
+    # ------------------------------------------------------------ prompts
+    def prompt(self, state: RotwState) -> Prompt | None:
+        if state.step is Step.OVER:
+            return None
+        seat = state.to_act()
+        name = self._name(state, seat)
+        p = state.players[seat]
+        if state.step is Step.AUCTION:
+            auction = state.auction
+            assert auction is not None
+            low = max(MIN_BID, auction.high_bid + BID_STEP)
+            high = f"high bid {money(auction.high_bid)} by {self._name(state, auction.high_seat)}" \
+                if auction.high_seat is not None else "no bid yet"
+            return Prompt(
+                seat=seat, step="Auction",
+                text=f"{name}: bid for the First Player marker ({high}) or pass for good",
+                choices=[PassBid(seat=seat)],
+                amount=AmountInput(action_type="bid", label="Bid", min=low,
+                                   max=low + BID_WINDOW, step=BID_STEP, default=low),
+                help=f"You have {money(p.cash)}; bonds of {money(BOND)} are issued at the end "
+                     "if the winner cannot pay. Higher bids than those listed may be typed.",
+            )
+        where = f"Turn {state.turn}, round {state.round} of {ROUNDS}"
+        if state.step is Step.ACTION:
+            return Prompt(seat=seat, step=where,
+                          text=f"{name}: build track, urbanize, upgrade the engine or deliver a cube",
+                          choices=self.action_choices(state, seat),
+                          help="One action per round; bonds are issued when money runs short.")
+        if state.step is Step.BUILD:
+            b = state.building
+            assert b is not None
+            choices: list[Any] = self.track_choices(state, seat)
+            if b.laid:
+                choices.append(EndBuild(seat=seat))
+            else:
+                choices.append(Cancel(seat=seat))
+            return Prompt(seat=seat, step=where,
+                          text=f"{name}: lay track ({b.laid}/{MAX_TILES} tiles, {money(b.cost)})",
+                          choices=choices,
+                          help="Open $2,000, water $3,000, mountain $4,000, each ridge crossed "
+                               "$4,000 more. Reaching a city completes the link.")
+        if state.step is Step.URBANIZE:
+            return Prompt(seat=seat, step=where,
+                          text=f"{name}: urbanize a gray city for {money(URBANIZE_COST)}",
+                          choices=[*self.urbanize_choices(state, seat), Cancel(seat=seat)])
+        return Prompt(seat=seat, step=where,
+                      text=f"{name}: deliver a goods cube (engine level {p.engine})",
+                      choices=[*self.deliveries(state, seat), Cancel(seat=seat)])
+
+    def action_choices(self, state: RotwState, seat: int) -> list[Any]:
+        p = state.players[seat]
+        out: list[Any] = []
+        if self.track_choices(state, seat, first_only=True):
+            out.append(Choose(seat=seat, action="build"))
+        if self.urbanize_choices(state, seat):
+            out.append(Choose(seat=seat, action="urbanize"))
+        if p.engine < MAX_ENGINE:
+            out.append(UpgradeEngine(seat=seat, level=p.engine + 1))
+        if self.deliveries(state, seat, first_only=True):
+            out.append(Choose(seat=seat, action="deliver"))
+        out.append(PassAction(seat=seat))
+        return out
+
+    # ------------------------------------------------------------ track
+    def track_choices(self, state: RotwState, seat: int, first_only: bool = False) -> list[Any]:
+        """Every legal next tile: extending the build under way, or starting one."""
+        out: list[Any] = []
+        b = state.building
+        if b is not None and b.link is not None:
+            if b.laid >= MAX_TILES:
+                return out
+            building = state.links[b.link]
+            starts: list[tuple[Hex, Hex, Link | None]] = [
+                (building.tiles[-1], building.toward, building)]
+        else:
+            starts = []
+            for own in state.links.values():
+                if own.owner == seat and not own.complete:
+                    starts.append((own.tiles[-1], own.toward, own))
+            for h in self._city_at:
+                for n in self._board_neighbours[h]:
+                    starts.append((h, n, None))
+        for entry, h, link in starts:
+            if self._tile_refusal(state, seat, entry, h, link) is not None:
+                continue
+            for exit_ in self._board_neighbours[h]:
+                if exit_ == entry or self._exit_refusal(state, entry, h, exit_, link) is not None:
+                    continue
+                out.append(LayTrack.model_construct(type="lay_track", seat=seat,
+                                                    hex=self._offset[h], entry=self._offset[entry],
+                                                    exit=self._offset[exit_]))
+                if first_only:
+                    return out
+        return out
+
+    def _tile_refusal(self, state: RotwState, seat: int, entry: Hex, h: Hex,
+                      link: Link | None) -> str | None:
+        """Why a tile may not go on ``h`` coming from ``entry`` (its exit aside)."""
+        terrain = self._terrain[h]
+        name = self.hex_name(h)
+        if terrain == "city":
+            return f"{name} is a city; track tiles go between cities, never on them"
+        if terrain == "partial":
+            return f"{name} is a partial hex; no track can be built there"
+        here = state.hex_links.get(h, [])
+        if link is not None and link.id in here:
+            return f"the link already passes through {name}"
+        if len(here) >= TRACKS_PER_HEX:
+            return f"{name} already holds two tracks; a third cannot cross them"
+        if link is None:
+            owner = state.side_link.get(side_key(entry, h))
+            if owner is not None:
+                return (f"track of {self._name(state, state.links[owner].owner)} already "
+                        f"leaves {self.hex_name(entry)} on that side")
+        return None
+
+    def _exit_refusal(self, state: RotwState, entry: Hex, h: Hex, exit_: Hex,
+                      link: Link | None) -> str | None:
+        if exit_ not in self._terrain:
+            return "the tile cannot point off the board"
+        if exit_ == entry:
+            return "a tile's two ends must be on different sides"
+        if self._terrain[exit_] == "partial":
+            return f"the tile cannot point into {self.hex_name(exit_)}, a partial hex"
+        owner = state.side_link.get(side_key(h, exit_))
+        if owner is not None:
+            return (f"that side of {self.hex_name(h)} already carries track of "
+                    f"{self._name(state, state.links[owner].owner)}; track is never "
+                    "redirected or joined to another link")
+        start = link.start if link is not None else self._city_at[entry].id \
+            if entry in self._city_at else None
+        city = self._city_at.get(exit_)
+        if city is not None and city.id == start:
+            return f"a link joins two different cities; this one started at {city.name}"
+        if link is not None and exit_ in link.tiles:
+            return "a link never runs back into a hex it already passes through"
+        return None
+
+    def lay_cost(self, entry: Hex, h: Hex, exit_: Hex, new_link: bool) -> tuple[int, int]:
+        """(cost, ridges crossed) of a tile; a link's first tile pays for its side at the city."""
+        ridges = int(self.ridge_between(h, exit_))
+        if new_link:
+            ridges += int(self.ridge_between(entry, h))
+        return self.tile_cost(h) + RIDGE_COST * ridges, ridges
+
+    # ------------------------------------------------------------ urbanize
+    def urbanize_choices(self, state: RotwState, seat: int) -> list[Urbanize]:
+        colours = [c for c in CUBE_COLOURS if state.tiles_left.get(c, 0) > 0]
+        return [Urbanize(seat=seat, city=c.id, colour=colour)
+                for c in self.map.cities if state.colour[c.id] == GRAY for colour in colours]
+
+    # ------------------------------------------------------------ deliveries
+    def network(self, state: RotwState) -> dict[str, list[tuple[str, str]]]:
+        """City -> (link id, city at its other end) for every complete link."""
+        out: dict[str, list[tuple[str, str]]] = {}
+        for link in state.links.values():
+            if link.end is None:
+                continue
+            out.setdefault(link.start, []).append((link.id, link.end))
+            out.setdefault(link.end, []).append((link.id, link.start))
+        return out
+
+    def deliveries(self, state: RotwState, seat: int, first_only: bool = False) -> list[Deliver]:
+        """Every legal delivery: each cube colour in each city, along each legal route."""
+        net = self.network(state)
+        engine = state.players[seat].engine
+        out: list[Deliver] = []
+        for city, here in state.cubes.items():
+            if city not in net:
+                continue
+            for colour, count in here.items():
+                if not count:
+                    continue
+                for route in self._routes(state, net, seat, city, colour, engine):
+                    out.append(Deliver.model_construct(type="deliver", seat=seat, city=city,
+                                                       colour=colour, links=tuple(route)))
+                    if first_only:
+                        return out
+        return out
+
+    def _routes(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
+                origin: str, colour: str, engine: int) -> list[list[str]]:
+        found: list[list[str]] = []
+        links = state.links
+
+        def walk(city: str, route: list[str], seen: set[str]) -> None:
+            for link_id, there in net.get(city, ()):
+                if there in seen or link_id in route:
+                    continue
+                if not route and links[link_id].owner != seat:
+                    continue
+                step = [*route, link_id]
+                if state.colour[there] == colour:
+                    found.append(step)  # the cube must stop at the first city of its colour
+                elif len(step) < engine:
+                    seen.add(there)
+                    walk(there, step, seen)
+                    seen.discard(there)
+
+        walk(origin, [], {origin})
+        return found
+
+    def delivery_refusal(self, state: RotwState, a: Deliver) -> str | None:
+        seat = a.seat
+        here = state.cubes[a.city]
+        if not here.get(a.colour):
+            return f"there is no {a.colour} cube in {self.city_name(a.city)}"
+        engine = state.players[seat].engine
+        city = a.city
+        seen = {city}
+        for i, link_id in enumerate(a.links):
+            link = state.links.get(link_id)
+            if link is None:
+                return f"there is no link {link_id}"
+            if link.end is None:
+                return f"link {link_id} is incomplete; cubes travel only along complete links"
+            if city not in (link.start, link.end):
+                return f"link {link_id} does not leave {self.city_name(city)}"
+            if i == 0 and link.owner != seat:
+                return (f"the first link of a delivery must be your own; {link_id} belongs to "
+                        f"{self._name(state, link.owner)}")
+            if link_id in a.links[:i]:
+                return f"the cube cannot travel along link {link_id} twice"
+            there = link.end if city == link.start else link.start
+            if there in seen:
+                return f"the cube cannot pass through {self.city_name(there)} twice"
+            seen.add(there)
+            if state.colour[there] == a.colour and i < len(a.links) - 1:
+                return (f"a {a.colour} cube must stop at {self.city_name(there)}, the first "
+                        f"{a.colour} city on its way")
+            city = there
+        if state.colour[city] != a.colour:
+            return f"{self.city_name(city)} is not a {a.colour} city"
+        if len(a.links) > engine:
+            return (f"an engine of level {engine} carries a cube at most "
+                    f"{plural(engine, 'link')}, not {len(a.links)}")
+        return None
+
+    # ------------------------------------------------------------ validation
+    def _hex(self, offset: tuple[int, int]) -> Hex:
+        h = self._hex_at.get((offset[0], offset[1]))
+        if h is None:
+            raise MalformedAction(f"there is no hex {offset[0]},{offset[1]} on this map")
+        return h
+
+    def check_references(self, action: Any) -> None:
+        if isinstance(action, LayTrack):
+            for off in (action.hex, action.entry):
+                self._hex(off)
+        elif isinstance(action, (Urbanize, Deliver)):
+            if action.city not in self.map.city_by_id:
+                raise MalformedAction(f"there is no city '{action.city}' on this map")
+            if action.colour not in CUBE_COLOURS:
+                raise MalformedAction(f"'{action.colour}' is not a colour of the game "
+                                      f"({', '.join(CUBE_COLOURS)})")
+
+    def validate(self, state: RotwState, action: Any) -> None:
+        reason = self._refusal(state, action)
+        if reason is not None:
+            raise IllegalAction(reason)
+
+    def _refusal(self, state: RotwState, a: Any) -> str | None:
+        step = state.step
+        if isinstance(a, (Bid, PassBid)):
+            if step is not Step.AUCTION:
+                return "there is no auction under way"
+            if isinstance(a, Bid):
+                auction = state.auction
+                assert auction is not None
+                low = max(MIN_BID, auction.high_bid + BID_STEP)
+                if a.amount < low:
+                    return f"a bid must be at least {money(low)}"
+                if a.amount % BID_STEP:
+                    return f"bids are in whole thousands of dollars, not {money(a.amount)}"
+            return None
+        if step is Step.AUCTION:
+            return "the auction for the First Player marker comes first: bid or pass"
+        if isinstance(a, (Choose, UpgradeEngine, PassAction)):
+            if step is not Step.ACTION:
+                return "an action is already under way; finish it (or cancel it) first"
+            if isinstance(a, UpgradeEngine):
+                engine = state.players[a.seat].engine
+                if engine >= MAX_ENGINE:
+                    return f"your engine is already at the top level, {MAX_ENGINE}"
+                if a.level != engine + 1:
+                    return (f"an upgrade raises the engine one level at a time: from {engine} "
+                            f"to {engine + 1}, not {a.level}")
+            if isinstance(a, Choose):
+                seat = a.seat
+                if a.action == "build" and not self.track_choices(state, seat, first_only=True):
+                    return "there is nowhere to build track"
+                if a.action == "urbanize" and not self.urbanize_choices(state, seat):
+                    return "there is no gray city or New City tile left to urbanize with"
+                if a.action == "deliver" and not self.deliveries(state, seat, first_only=True):
+                    return "no goods cube can be delivered along your links now"
+            return None
+        if isinstance(a, Cancel):
+            if step is Step.BUILD and state.building is not None and state.building.laid == 0:
+                return None
+            if step in (Step.URBANIZE, Step.DELIVER):
+                return None
+            if step is Step.BUILD:
+                return "track has been laid in this build; end the build instead"
+            return "there is nothing to cancel"
+        if isinstance(a, (LayTrack, EndBuild)):
+            if step is not Step.BUILD:
+                return "choose to build track first"
+            b = state.building
+            assert b is not None
+            if isinstance(a, EndBuild):
+                return None if b.laid else "lay at least one tile, or cancel the build"
+            return self._lay_refusal(state, a)
+        if isinstance(a, Urbanize):
+            if step is not Step.URBANIZE:
+                return "choose to urbanize first"
+            city = self.map.city_by_id[a.city]
+            if state.colour[a.city] != GRAY:
+                return f"{city.name} is not a gray city; only gray cities can be urbanized"
+            if state.tiles_left.get(a.colour, 0) <= 0:
+                left = [c for c in CUBE_COLOURS if state.tiles_left.get(c, 0) > 0]
+                return (f"no {a.colour} New City tile is left"
+                        + (f" (left: {', '.join(left)})" if left else ""))
+            return None
+        if isinstance(a, Deliver):
+            if step is not Step.DELIVER:
+                return "choose to deliver a goods cube first"
+            return self.delivery_refusal(state, a)
+        return f"unknown action {a!r}"  # pragma: no cover - the union is closed
+
+    def _lay_refusal(self, state: RotwState, a: LayTrack) -> str | None:
+        b = state.building
+        assert b is not None
+        seat = a.seat
+        h, entry = self._hex(a.hex), self._hex(a.entry)
+        exit_ = self._hex_at.get((a.exit[0], a.exit[1]))
+        if not are_adjacent(entry, h) or (exit_ is not None and not are_adjacent(h, exit_)):
+            return "a tile's entry and exit must be hexes next to it"
+        if exit_ is None:
+            return "the tile cannot point off the board"
+        if self._terrain[h] in ("city", "partial"):
+            return self._tile_refusal(state, seat, entry, h, None)
+        link: Link | None = None
+        if b.link is not None:
+            link = state.links[b.link]
+            if b.laid >= MAX_TILES:
+                return f"a build lays at most {MAX_TILES} tiles; end the build"
+            if entry != link.tiles[-1] or h != link.toward:
+                return (f"each tile must extend the link being built, from its open end at "
+                        f"{self.hex_name(link.tiles[-1])} into {self.hex_name(link.toward)}")
+        elif entry in self._city_at:
+            link = None
+        else:
+            owned = [k for k in state.links.values() if not k.complete and k.tiles[-1] == entry]
+            if not owned:
+                return (f"track must start at a city or at the open end of your own "
+                        f"incomplete link; {self.hex_name(entry)} is neither")
+            link = owned[0]
+            if link.owner != seat:
+                return (f"that incomplete link belongs to {self._name(state, link.owner)}; "
+                        "you can extend only your own")
+            if h != link.toward:
+                return (f"the link's open end at {self.hex_name(entry)} points into "
+                        f"{self.hex_name(link.toward)}, not {self.hex_name(h)}")
+        reason = self._tile_refusal(state, seat, entry, h, link)
+        if reason is not None:
+            return reason
+        return self._exit_refusal(state, entry, h, exit_, link)
+
+    # ------------------------------------------------------------ money
+    def pay(self, state: RotwState, seat: int, amount: int, log: EventLog, what: str) -> int:
+        """Take ``amount`` from ``seat``, issuing just the bonds needed; returns bonds issued."""
+        p = state.players[seat]
+        issued = 0
+        if p.cash < amount:
+            issued = -(-(amount - p.cash) // BOND)
+            self._issue(state, seat, issued, log, what)
+        p.cash -= amount
+        p.spent += amount
+        return issued
+
+    def _issue(self, state: RotwState, seat: int, count: int, log: EventLog, what: str) -> None:
+        p = state.players[seat]
+        p.bonds += count
+        p.cash += count * BOND
+        log.add(f"{p.name} issues {plural(count, 'bond')} ({money(count * BOND)}) to pay for "
+                f"{what}; {plural(p.bonds, 'bond')} in all.", "bonds", rule=R.BONDS, seat=seat, count=count,
+                bonds=p.bonds)
+
+    def bonds_needed(self, state: RotwState, seat: int, amount: int) -> int:
+        """The bonds a payment of ``amount`` would issue (shown before confirming)."""
+        short = amount - state.players[seat].cash
+        return max(0, -(-short // BOND))
+
+    # ------------------------------------------------------------ execution
+    def execute(self, state: RotwState, action: Any, log: EventLog) -> None:
+        seat = action.seat
+        name = self._name(state, seat)
+        p = state.players[seat]
+        if isinstance(action, Bid):
+            auction = state.auction
+            assert auction is not None
+            auction.high_bid, auction.high_seat = action.amount, seat
+            auction.bids[seat] = action.amount
+            log.add(f"{name} bids {money(action.amount)}.", "bid", rule=R.AUCTION, seat=seat,
+                    amount=action.amount)
+            auction.to_act = (auction.to_act + 1) % len(auction.bidders)
+            self._auction_next(state, log)
+        elif isinstance(action, PassBid):
+            auction = state.auction
+            assert auction is not None
+            log.add(f"{name} passes.", "pass_bid", rule=R.AUCTION, seat=seat)
+            index = auction.bidders.index(seat)
+            auction.bidders.remove(seat)
+            auction.dropped.append(seat)
+            if auction.bidders:
+                auction.to_act = index % len(auction.bidders)
+            self._auction_next(state, log)
+        elif isinstance(action, Choose):
+            if action.action == "build":
+                state.step = Step.BUILD
+                state.building = Building()
+            elif action.action == "urbanize":
+                state.step = Step.URBANIZE
+            else:
+                state.step = Step.DELIVER
+        elif isinstance(action, Cancel):
+            state.step = Step.ACTION
+            state.building = None
+        elif isinstance(action, PassAction):
+            log.add(f"{name} passes this round.", "pass_action", rule=R.PASS, seat=seat)
+            self._next_player(state, log)
+        elif isinstance(action, UpgradeEngine):
+            cost = self.map.engine_costs[action.level]
+            self.pay(state, seat, cost, log, f"a level {action.level} engine")
+            p.engine = action.level
+            log.add(f"{name} upgrades to a level {action.level} engine for {money(cost)}.",
+                    "upgrade", rule=R.ENGINE, seat=seat, level=action.level, cost=cost)
+            self._next_player(state, log)
+        elif isinstance(action, Urbanize):
+            self._urbanize(state, action, log)
+            self._next_player(state, log)
+        elif isinstance(action, LayTrack):
+            self._lay(state, action, log)
+        elif isinstance(action, EndBuild):
+            b = state.building
+            assert b is not None and b.link is not None
+            link = state.links[b.link]
+            log.add(f"{name} ends the build: link {link.id} from {self.city_name(link.start)} is "
+                    f"incomplete ({plural(len(link.tiles), 'tile')}).", "end_build", rule=R.BUILD, seat=seat,
+                    link=link.id)
+            self._finish_build(state, log)
+        elif isinstance(action, Deliver):
+            self._deliver(state, action, log)
+            self._next_player(state, log)
+
+    def _lay(self, state: RotwState, a: LayTrack, log: EventLog) -> None:
+        seat = a.seat
+        b = state.building
+        assert b is not None
+        h, entry = self._hex(a.hex), self._hex(a.entry)
+        exit_ = self._hex(a.exit)
+        link: Link | None
+        new_link = False
+        if b.link is not None:
+            link = state.links[b.link]
+        elif entry in self._city_at:
+            link = None
+            new_link = True
+        else:
+            link = next(k for k in state.links.values() if not k.complete and k.tiles[-1] == entry
+                        and k.owner == seat)
+        cost, ridges = self.lay_cost(entry, h, exit_, new_link)
+        issued = self.pay(state, seat, cost, log, "track")
+        if link is None:
+            link = Link(id=f"L{state.next_link}", owner=seat, start=self._city_at[entry].id,
+                        tiles=[], toward=h)
+            state.next_link += 1
+            state.links[link.id] = link
+            state.side_link[side_key(entry, h)] = link.id
+        b.link = link.id
+        link.tiles.append(h)
+        link.toward = exit_
+        state.hex_links.setdefault(h, []).append(link.id)
+        state.side_link[side_key(h, exit_)] = link.id
+        b.laid += 1
+        b.cost += cost
+        crossing = " (a crossing)" if len(state.hex_links[h]) > 1 else ""
+        rules = (R.BUILD, *((R.RIDGE,) if ridges else ()), *((R.CROSSING,) if crossing else ()))
+        ridge_text = f", {plural(ridges, 'ridge')}" if ridges else ""
+        log.add(f"{self._name(state, seat)} lays track on {self.hex_name(h)}{crossing} for "
+                f"{money(cost)} ({self._terrain[h]}{ridge_text}).", "lay_track", rule=rules, seat=seat,
+                link=link.id, hex=list(self._offset[h]), cost=cost, ridges=ridges, bonds=issued)
+        city = self._city_at.get(exit_)
+        if city is not None:
+            link.end = city.id
+            log.add(f"Link {link.id} of {self._name(state, seat)} is complete: "
+                    f"{self.city_name(link.start)} to {city.name}, "
+                    f"{plural(len(link.tiles), 'tile')}.", "link_complete", rule=R.LINK, seat=seat,
+                    link=link.id, start=link.start, end=city.id, tiles=len(link.tiles))
+            self._finish_build(state, log)
+
+    def _finish_build(self, state: RotwState, log: EventLog) -> None:
+        state.building = None
+        self._next_player(state, log)
+
+    def _urbanize(self, state: RotwState, a: Urbanize, log: EventLog) -> None:
+        seat = a.seat
+        city = self.map.city_by_id[a.city]
+        self.pay(state, seat, URBANIZE_COST, log, "urbanizing")
+        state.tiles_left[a.colour] -= 1
+        state.colour[a.city] = a.colour
+        state.urbanized[a.city] = a.colour
+        removed = a.city in state.markers
+        if removed:
+            state.markers.remove(a.city)
+        drawn = self._draw(state, 2)
+        here = state.cubes[a.city]
+        for colour, k in drawn.items():
+            here[colour] = here.get(colour, 0) + k
+        state.cubes[a.city] = {c: here[c] for c in CUBE_COLOURS if here.get(c)}
+        cubes = ", ".join(f"{k} {c}" for c, k in drawn.items()) or "nothing (the bag is empty)"
+        log.add(f"{self._name(state, seat)} urbanizes {city.name} with a {a.colour} New City tile "
+                f"for {money(URBANIZE_COST)}; drawn from the bag: {cubes}"
+                f"{'; its empty-city marker is removed' if removed else ''}.", "urbanize",
+                chance=True, rule=R.URBANIZE, seat=seat, city=a.city, colour=a.colour, drawn=drawn,
+                marker_removed=removed)
+
+    def _deliver(self, state: RotwState, a: Deliver, log: EventLog) -> None:
+        seat = a.seat
+        here = state.cubes[a.city]
+        here[a.colour] -= 1
+        if not here[a.colour]:
+            del here[a.colour]
+        state.bag[a.colour] += 1
+        state.delivered[a.colour] = state.delivered.get(a.colour, 0) + 1
+        gains: dict[int, int] = {}
+        city = a.city
+        for link_id in a.links:
+            link = state.links[link_id]
+            gains[link.owner] = gains.get(link.owner, 0) + 1
+            city = link.end if city == link.start else link.start  # type: ignore[assignment]
+        for owner, k in gains.items():
+            state.players[owner].income += k
+        earn = ", ".join(f"{self._name(state, s)} +{k}" for s, k in sorted(gains.items()))
+        log.add(f"{self._name(state, seat)} delivers a {a.colour} cube from "
+                f"{self.city_name(a.city)} to {self.city_name(city)} over "
+                f"{plural(len(a.links), 'link')} (income: {earn}).", "deliver", rule=R.DELIVER, seat=seat,
+                city=a.city, to=city, colour=a.colour, links=list(a.links),
+                gains={str(s): k for s, k in gains.items()})
+        if not here:
+            state.markers.append(a.city)
+            needed = self.markers_needed(state)
+            log.add(f"{self.city_name(a.city)} is empty: an empty-city marker is placed "
+                    f"({len(state.markers)} of {needed}).", "empty_city", rule=R.EMPTY_CITY, city=a.city,
+                    placed=len(state.markers), needed=needed)
+            if state.end_turn is None and len(state.markers) >= needed:
+                state.end_turn = state.turn + 1
+                log.add(f"The last empty-city marker needed is placed: this turn is finished, "
+                        f"then turn {state.end_turn} is the last.", "end_triggered", rule=R.END_TRIGGER,
+                        last_turn=state.end_turn)
+
+    # ------------------------------------------------------------ the flow of a turn
+    def _begin_turn(self, state: RotwState, log: EventLog, opener: int) -> None:
+        n = len(state.players)
+        log.add(f"Turn {state.turn} begins.", "turn", rule=R.TURN_START, turn=state.turn)
+        if state.turn == 1 and self._option(state, "first_turn_fixed"):
+            # Variant: no auction on the first turn; later seats are paid for waiting.
+            state.first = 0
+            state.order = list(range(n))
+            for place, seat in enumerate(state.order[1:], start=1):
+                p = state.players[seat]
+                p.cash += place * 1000
+                p.earned += place * 1000
+                log.add(f"{p.name} plays in place {place + 1} and receives {money(place * 1000)}.",
+                        "place_money", rule=R.FIRST_TURN_FIXED, seat=seat,
+                        amount=place * 1000)
+            self._start_actions(state, log)
+            return
+        bidders = [(opener + i) % n for i in range(n)]
+        state.auction = Auction(bidders=bidders, to_act=0)
+        state.step = Step.AUCTION
+        state.opener = opener
+
+    def _auction_next(self, state: RotwState, log: EventLog) -> None:
+        auction = state.auction
+        assert auction is not None
+        left = auction.bidders
+        if left and not (len(left) == 1 and auction.high_seat == left[0]):
+            return
+        n = len(state.players)
+        half = self._option(state, "pass_pays_half")
+        if auction.high_seat is not None:
+            first = auction.high_seat
+            self.pay(state, first, auction.high_bid, log, "the First Player marker")
+            log.add(f"{self._name(state, first)} wins the auction and pays "
+                    f"{money(auction.high_bid)}.", "auction_won", rule=R.AUCTION, seat=first,
+                    amount=auction.high_bid)
+        else:
+            opener = state.opener
+            first = (opener + 1) % n if not half else auction.dropped[-1]
+            previous = opener
+            log.add(f"Everyone passes: {self._name(state, first)} takes the First Player marker"
+                    + ("" if half else f" (left of {self._name(state, previous)})") + ".",
+                    "auction_all_pass", rule=R.ALL_PASS, seat=first)
+        if half:
+            # Variant: each player who drops out pays half their bid; order is the reverse
+            # of dropping out, after the winner.
+            for seat in auction.dropped:
+                owe = -(-auction.bids.get(seat, 0) // 2000) * 1000
+                if owe:
+                    self.pay(state, seat, owe, log, "a dropped bid")
+                    log.add(f"{self._name(state, seat)} pays {money(owe)}, half the last bid.",
+                            "half_bid", rule=R.PASS_PAYS_HALF, seat=seat, amount=owe)
+            order = [first] + [s for s in reversed(auction.dropped) if s != first]
+        else:
+            order = [(first + i) % n for i in range(n)]
+        state.first = first
+        state.order = order
+        state.auction = None
+        log.add("Order of play: " + ", ".join(self._name(state, s) for s in order) + ".",
+                "order", rule=R.ORDER, order=order)
+        self._start_actions(state, log)
+
+    def _start_actions(self, state: RotwState, log: EventLog) -> None:
+        state.step = Step.ACTION
+        state.round = 1
+        state.cursor = 0
+
+    def _next_player(self, state: RotwState, log: EventLog) -> None:
+        state.step = Step.ACTION
+        state.building = None
+        state.cursor += 1
+        if state.cursor < len(state.order):
+            return
+        state.cursor = 0
+        if state.round < ROUNDS:
+            state.round += 1
+            return
+        self._income_phase(state, log)
+
+    def _income_phase(self, state: RotwState, log: EventLog) -> None:
+        for seat, p in enumerate(state.players):
+            pay = self.map.income_for(p.income)
+            p.cash += pay
+            p.earned += pay
+            owe = p.bonds * INTEREST
+            text = f"{p.name} collects {money(pay)} (income space {p.income})"
+            if owe:
+                issued = self.pay(state, seat, owe, log, "bond interest")
+                text += f" and pays {money(owe)} interest on {plural(p.bonds - issued, 'bond')}"
+            log.add(text + ".", "income", rule=(R.INCOME, R.INTEREST) if owe else R.INCOME,
+                    seat=seat, income=pay, interest=owe)
+        removed = [k for k in state.links.values() if not k.complete]
+        for link in removed:
+            self._remove_link(state, link)
+        if removed:
+            log.add("Incomplete links are removed: "
+                    + ", ".join(f"{k.id} of {self._name(state, k.owner)}" for k in removed) + ".",
+                    "links_removed", rule=R.REMOVE, links=[k.id for k in removed])
+        if state.end_turn is not None and state.turn >= state.end_turn:
+            self._end_game(state, log)
+            return
+        state.turn += 1
+        self._begin_turn(state, log, opener=state.first)
+
+    def _remove_link(self, state: RotwState, link: Link) -> None:
+        for key in [k for k, v in state.side_link.items() if v == link.id]:
+            del state.side_link[key]
+        for h in link.tiles:
+            here = state.hex_links[h]
+            here.remove(link.id)
+            if not here:
+                del state.hex_links[h]
+        del state.links[link.id]
+
+    # ------------------------------------------------------------ the end
+    def score_of(self, state: RotwState, seat: int) -> dict[str, int]:
+        p = state.players[seat]
+        return {"income": p.income, "bonds": -p.bonds, "total": p.income - p.bonds,
+                "links": len(state.links_of(seat)), "cash": p.cash}
+
+    def _end_game(self, state: RotwState, log: EventLog) -> None:
+        state.step = Step.OVER
+        state.final = {p.name: self.score_of(state, s) for s, p in enumerate(state.players)}
+        for name, parts in state.final.items():
+            log.add(f"{name}: income space {parts['income']}, {plural(-parts['bonds'], 'bond')}: "
+                    f"{parts['total']} points ({plural(parts['links'], 'link')}, "
+                    f"{money(parts['cash'])}).", "final_score", rule=R.FINAL, player=name,
+                    parts=dict(parts))
+        result = self.result(state)
+        assert result is not None
+        log.add(result.summary(), "game_over", rule=R.FINAL)
+
+    def result(self, state: RotwState) -> Result | None:
+        if state.final is None:
+            return None
+        final = state.final
+        key = {n: (v["total"], v["links"], v["cash"]) for n, v in final.items()}
+        best = max(key.values())
+        return Result(scores={n: v["total"] for n, v in final.items()},
+                      winners=[n for n, k in key.items() if k == best], breakdown=final)
