@@ -45,6 +45,7 @@ class GameScreen(Screen[None]):
         Binding("u", "undo", "Undo"),
         Binding("s", "save", "Save"),
         Binding("question_mark,f1", "help", "Help"),
+        Binding("g", "final_scores", "Scores"),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -70,6 +71,8 @@ class GameScreen(Screen[None]):
         self._log_viewer: int | None = None
         self._choice_level: tuple[int, tuple[str, ...]] | None = None  # prompt, keys so far
         self._players_shown: RenderOnce | None = None
+        # A game opened after it ended shows its final board and log (scores on `g`).
+        self.finished_on_open = session.game.is_over()
 
     @property
     def rapp(self) -> RailgamesApp:
@@ -156,7 +159,8 @@ class GameScreen(Screen[None]):
         if prompt is None:
             self.board.set_highlight()
             self.panel.show_prompt(None, state, self.ui, self.names)
-            self.rapp.show_game_over(session)
+            if not self.finished_on_open:
+                self.rapp.show_game_over(session)
             return
         if session.is_bot(prompt.seat):
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
@@ -275,14 +279,9 @@ class GameScreen(Screen[None]):
         except (IllegalAction, MalformedAction) as exc:
             self.refuse(exc.reason)
             return False
-        # The autosave is written as soon as the new state is on the screen (by the
-        # app, which is still there when this screen has made way for the game over).
-        self.app.call_after_refresh(self._autosave, self.session)
-        try:
-            self.refresh_all()
-        except Exception:
-            self._autosave(self.session)  # the action is kept even if showing it failed
-            raise
+        # On disk before it is on the screen: a move the player has seen is never lost.
+        self._autosave(self.session)
+        self.refresh_all()
         return True
 
     def _autosave(self, session: Session) -> None:
@@ -375,7 +374,15 @@ class GameScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "hotkey":
             return parameters[0] in self._hotkeys()
+        if action == "final_scores":
+            return self.session.game.is_over()
         return True
+
+    def action_final_scores(self) -> None:
+        if self.session.game.is_over():
+            from railgames.app.screens.game_over import GameOverScreen
+
+            self.app.push_screen(GameOverScreen(self.session))
 
     def action_hotkey(self, key: str) -> None:
         hot = self._hotkeys().get(key)
@@ -383,6 +390,9 @@ class GameScreen(Screen[None]):
             self.submit(hot.action)
 
     def action_back(self) -> None:
+        if self.finished_on_open:
+            self.rapp.to_launcher()
+            return
         self.panel.back()
 
     def action_switch_focus(self) -> None:
