@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 DATA_DIR_ENV = "RAILGAMES_DATA_DIR"
 SAVE_SUFFIX = ".json"
 LOCK_PREFIX = ".lock-"
+LOCK_SUFFIX = ".lock"
 STALE_SECONDS = 600  # a write takes milliseconds; a temporary file this old was left by a killed one
 MAX_SAVE_NAME = 40
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _().,'+-]*$")
@@ -133,7 +134,14 @@ def _link_exclusive(source: Path, target: Path) -> None:
 
 # ------------------------------------------------------------------ locking
 def lock_path(save: Path) -> Path:
-    return save.parent / f"{LOCK_PREFIX}{save.name}"
+    return save.parent / f"{LOCK_PREFIX}{save.stem}{LOCK_SUFFIX}"
+
+
+def _save_of_lock(lock: Path) -> Path | None:
+    name = lock.name
+    if not (name.startswith(LOCK_PREFIX) and name.endswith(LOCK_SUFFIX)):
+        return None
+    return lock.with_name(name[len(LOCK_PREFIX):-len(LOCK_SUFFIX)] + SAVE_SUFFIX)
 
 
 class SaveLock:
@@ -249,12 +257,13 @@ def remove_stale_files(folder: Path | None = None, now: float | None = None) -> 
         # ".tmp-*.json" is how temporary files were named before they stopped looking like saves.
         temp = (name.startswith(TEMP_PREFIX) and name.endswith(TEMP_SUFFIX)) or (
             name.startswith(".tmp-") and name.endswith(SAVE_SUFFIX))
-        orphan_lock = name.startswith(LOCK_PREFIX) and not (folder / name[len(LOCK_PREFIX):]).exists()
+        save = _save_of_lock(path)
+        orphan_lock = save is not None and not save.exists()
         try:
             if temp and now - path.stat().st_mtime > STALE_SECONDS:
                 path.unlink()
                 removed.append(path)
-            elif orphan_lock and not in_use(folder / name[len(LOCK_PREFIX):]):
+            elif save is not None and orphan_lock and not in_use(save):
                 path.unlink()
                 removed.append(path)
         except OSError:
