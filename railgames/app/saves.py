@@ -172,7 +172,7 @@ class SaveLock:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             os.close(fd)
-            raise SaveInUse(f"{self.save.name} is open in another window") from None
+            raise SaveInUse(f"the save {self.save.name} is open in another window") from None
         self._fd = fd
 
     def release(self) -> None:

@@ -102,10 +102,12 @@ async def test_delete_asks_first_and_rename_renames() -> None:
         assert screen.saves == [] and [s.name for s in screen.finished] == ["done"]
         await pilot.press("r")
         assert isinstance(app.screen, RenameScreen)
-        await pilot.press("ctrl+a", *"/bad", "enter")  # refused, with the reason
+        await pilot.pause()
+        await pilot.press(*"../bad", "enter")  # the old name is replaced; this one is refused
         assert isinstance(app.screen, RenameScreen)
-        app.screen.query_one("Input").value = ""
-        await pilot.press(*"Club final", "enter")
+        assert app.screen.query_one("Input").value == "../bad"
+        assert "letters, digits" in str(app.screen.query_one("#rename-error").render())
+        await pilot.press(*["backspace"] * 6, *"Club final", "enter")
         await pilot.pause()
         assert not done.exists()
         assert (saves_dir() / "Club final.json").exists()

@@ -57,7 +57,9 @@ class RenameScreen(ModalScreen[str | None]):
                 yield Button("Cancel", id="rename-cancel")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        field = self.query_one(Input)
+        field.focus()
+        self.call_after_refresh(field.select_all)  # typing replaces the old name
 
     def _submit(self) -> None:
         value = self.query_one(Input).value
@@ -105,6 +107,7 @@ class ContinueScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
+        # Players come last: on a narrow terminal the long column is the one cut.
         with Vertical(id="continue"):
             yield Static("[b]Continue a saved game[/b]", id="continue-title")
             yield Static("In progress", classes="continue-heading", id="saves-heading")
@@ -116,9 +119,9 @@ class ContinueScreen(Screen[None]):
 
     def on_mount(self) -> None:
         live = self.query_one("#saves", DataTable)
-        live.add_columns("Name", "Game", "Players", "Turn", "Last played")
+        live.add_columns("Name", "Game", "Turn", "Last played", "Players")
         done = self.query_one("#finished", DataTable)
-        done.add_columns("Name", "Game", "Players", "Winner", "Finished")
+        done.add_columns("Name", "Game", "Winner", "Finished", "Players")
         self.reload()
 
     def reload(self, keep: str | None = None) -> None:
@@ -131,9 +134,9 @@ class ContinueScreen(Screen[None]):
         live.clear()
         done.clear()
         for save in self.saves:
-            live.add_row(save.name, save.title, save.players, str(save.turn), save.last_played)
+            live.add_row(save.name, save.title, str(save.turn), save.last_played, save.players)
         for save in self.finished:
-            done.add_row(save.name, save.title, save.players, save.winners, save.last_played)
+            done.add_row(save.name, save.title, save.winners, save.last_played, save.players)
         live.display = bool(self.saves)
         self.query_one("#saves-heading").display = bool(self.saves)
         done.display = bool(self.finished)

@@ -241,6 +241,8 @@ class GameScreen(Screen[None]):
         text = Text()
         turn = self.ui.turn_of(self.session.state)
         text.append(f" {self.session.ruleset.title} · turn {turn} ", style="bold reverse")
+        if self.session.read_only:
+            text.append(" read-only: played in another window ", style="bold")
         text.append(" ")
         if prompt is None:
             result = self.session.game.result()
@@ -367,7 +369,7 @@ class GameScreen(Screen[None]):
     # ------------------------------------------------------------ keys
     def _hotkeys(self) -> dict[str, Any]:
         prompt = self.session.prompt()
-        if prompt is None or self.session.is_bot(prompt.seat):
+        if prompt is None or self.session.is_bot(prompt.seat) or self.session.read_only:
             return {}
         return {h.key: h for h in self.ui.hotkeys(self.shown_state(), prompt, self.names)}
 
@@ -376,6 +378,10 @@ class GameScreen(Screen[None]):
             return parameters[0] in self._hotkeys()
         if action == "final_scores":
             return self.session.game.is_over()
+        if action == "undo":  # nothing to take back in a finished game, or in another window's
+            return not (self.session.game.is_over() or self.session.read_only)
+        if action == "save":
+            return not self.session.read_only
         return True
 
     def action_final_scores(self) -> None:
