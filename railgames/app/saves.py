@@ -416,8 +416,11 @@ def open_for_play(path: Path) -> tuple[SaveLock, SaveFile, Any]:
     lock = SaveLock(path)
     lock.acquire()
     try:
-        stamp = disk_stamp(path)
-        record = load_record(path)
+        for _ in range(3):  # the stamp must be that of the very file read
+            stamp = disk_stamp(path)
+            record = load_record(path)
+            if disk_stamp(path) == stamp:
+                break
     except BaseException:
         lock.release()
         raise

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from railgames.core.errors import RecordError
 
 # Version 2 added ``map_digest``; ``MIGRATIONS`` brings older records up to date.
-RECORD_FORMAT = 2
+RECORD_FORMAT: Literal[2] = 2
 
 # Limits on a record, checked before anything else reads it. A real game is a
 # few hundred actions and some tens of kilobytes; these leave ample room.

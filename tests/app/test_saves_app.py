@@ -130,6 +130,7 @@ async def test_a_save_open_in_another_window_is_offered_read_only() -> None:
             screen = app.screen
             assert isinstance(screen, GameScreen)
             assert screen.session.read_only
+            assert "read-only" in str(screen.query_one("#banner").render())
             before = live.read_bytes()
             prompt = screen.session.prompt()
             assert prompt is not None
