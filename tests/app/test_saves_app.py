@@ -158,3 +158,29 @@ async def test_a_file_from_elsewhere_goes_on_in_a_save_of_its_own(tmp_path: Path
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.screen.session.save_path.name != "from-a-friend.json"
+
+
+@run_async
+async def test_a_save_that_cannot_be_opened_is_listed_with_why_and_can_be_deleted() -> None:
+    finished_and_live()
+    broken = saves_dir() / "broken.json"
+    broken.write_text("[" * 100_000 + "]" * 100_000)
+    (saves_dir() / ".tmp-left-by-a-kill.json").write_text("{")  # never listed
+    app = RailgamesApp(bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("c")
+        screen = app.screen
+        assert isinstance(screen, ContinueScreen)
+        assert [s.path.name for s in screen.damaged] == ["broken.json"]
+        assert "nested" in screen.damaged[0].problem
+        text = screen_text(app)
+        assert "Cannot be opened" in text and ".tmp-" not in text
+        await pilot.press("tab", "tab")
+        assert screen.chosen() is screen.damaged[0]
+        await pilot.press("enter")  # says why, opens nothing
+        assert app.screen is screen
+        await pilot.press("d")
+        assert "cannot be opened" in screen_text(app)
+        await pilot.press("y")
+        await pilot.pause()
+        assert not broken.exists() and screen.damaged == []

@@ -88,7 +88,7 @@ class RenameScreen(ModalScreen[str | None]):
 class ContinueScreen(Screen[None]):
     DEFAULT_CSS = """
     ContinueScreen .continue-heading { margin-top: 1; text-style: bold; }
-    ContinueScreen #finished { height: auto; max-height: 1fr; }
+    ContinueScreen #finished, ContinueScreen #damaged { height: auto; max-height: 1fr; }
     """
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
@@ -114,6 +114,8 @@ class ContinueScreen(Screen[None]):
             yield DataTable(id="saves", cursor_type="row", zebra_stripes=True)
             yield Static("Finished", classes="continue-heading", id="finished-heading")
             yield DataTable(id="finished", cursor_type="row", zebra_stripes=True)
+            yield Static("Cannot be opened", classes="continue-heading", id="damaged-heading")
+            yield DataTable(id="damaged", cursor_type="row", zebra_stripes=True)
             yield Static(id="continue-note")
         yield Footer()
 
@@ -122,6 +124,7 @@ class ContinueScreen(Screen[None]):
         live.add_columns("Name", "Game", "Turn", "Last played", "Players")
         done = self.query_one("#finished", DataTable)
         done.add_columns("Name", "Game", "Winner", "Finished", "Players")
+        self.query_one("#damaged", DataTable).add_columns("File", "Why")
         self.reload()
 
     def reload(self, keep: str | None = None) -> None:
@@ -131,59 +134,72 @@ class ContinueScreen(Screen[None]):
         self.damaged = [s for s in every if s.problem is not None]
         live = self.query_one("#saves", DataTable)
         done = self.query_one("#finished", DataTable)
+        bad = self.query_one("#damaged", DataTable)
         live.clear()
         done.clear()
+        bad.clear()
         for save in self.saves:
             live.add_row(save.name, save.title, str(save.turn), save.last_played, save.players)
         for save in self.finished:
             done.add_row(save.name, save.title, save.winners, save.last_played, save.players)
+        for save in self.damaged:
+            bad.add_row(save.path.name, save.problem or "")
+        bad.display = bool(self.damaged)
+        self.query_one("#damaged-heading").display = bool(self.damaged)
         live.display = bool(self.saves)
         self.query_one("#saves-heading").display = bool(self.saves)
         done.display = bool(self.finished)
         self.query_one("#finished-heading").display = bool(self.finished)
         note = self.query_one("#continue-note", Static)
-        if self.saves or self.finished:
+        if self.saves or self.finished or self.damaged:
             text = (f"Enter opens the chosen game; d deletes it, r renames it. "
                     f"Saves are kept in {saves_dir()}.")
         else:
             text = f"No saved games yet (they are kept in {saves_dir()})."
-        for save in self.damaged:  # listed, not offered: they cannot be opened
-            text += f"\nSkipped {save.path.name}: {save.problem}"
         note.update(Text(text))
         self._focus(keep)
 
     def _focus(self, name: str | None) -> None:
-        for table_id, saves in (("#saves", self.saves), ("#finished", self.finished)):
+        for table_id, saves in self._tables():
             for row, save in enumerate(saves):
                 if save.name == name:
                     table = self.query_one(table_id, DataTable)
                     table.focus()
                     table.move_cursor(row=row)
                     return
-        if self.saves:
-            self.query_one("#saves", DataTable).focus()
-        elif self.finished:
-            self.query_one("#finished", DataTable).focus()
+        for table_id, saves in self._tables():
+            if saves:
+                self.query_one(table_id, DataTable).focus()
+                return
+
+    def _tables(self) -> list[tuple[str, list[SavedGame]]]:
+        return [("#saves", self.saves), ("#finished", self.finished), ("#damaged", self.damaged)]
 
     def chosen(self) -> SavedGame | None:
         """The save under the cursor of the table that has the focus."""
         focused = self.focused
         if not isinstance(focused, DataTable):
             return None
-        saves = self.saves if focused.id == "saves" else self.finished
+        saves = dict(self._tables()).get(f"#{focused.id}", [])
         row = focused.cursor_row
         return saves[row] if 0 <= row < len(saves) else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("delete", "rename"):
-            return bool(self.saves or self.finished)
+            return bool(self.saves or self.finished or self.damaged)
         return True
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()
-        saves = self.saves if event.data_table.id == "saves" else self.finished
-        if 0 <= event.cursor_row < len(saves):
-            self.rapp.open_save(saves[event.cursor_row].path)
+        saves = dict(self._tables()).get(f"#{event.data_table.id}", [])
+        if not 0 <= event.cursor_row < len(saves):
+            return
+        save = saves[event.cursor_row]
+        if save.problem is not None:
+            self.notify(f"{save.path.name}: {save.problem}", title="Cannot be opened",
+                        severity="warning")
+            return
+        self.rapp.open_save(save.path)
 
     def action_delete(self) -> None:
         from railgames.app.screens.confirm import ConfirmScreen
@@ -206,10 +222,13 @@ class ContinueScreen(Screen[None]):
             self.notify(f"Deleted {save.name}.", title="Delete")
             self.reload()
 
-        what = "finished " if save.finished else ""
+        if save.problem is not None:
+            question = f"Delete {save.path.name}, which cannot be opened ({save.problem})?"
+        else:
+            what = "finished " if save.finished else ""
+            question = f"Delete the {what}{save.title} game '{save.name}' ({save.players})?"
         self.app.push_screen(ConfirmScreen(
-            f"Delete the {what}{save.title} game '{save.name}' ({save.players})? "
-            "It cannot be brought back.",
+            question + " It cannot be brought back.",
             [("delete", "Delete", "y"), ("cancel", "Keep it", "n")]), answered)
 
     def action_rename(self) -> None:
