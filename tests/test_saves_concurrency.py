@@ -291,3 +291,24 @@ def test_delete_and_rename(data_dir: Path) -> None:
     assert not renamed.exists()
     assert [g.path for g in list_saves()] == [other_path]
     assert json.loads(other_path.read_text())["seed"] == 6
+
+
+def test_opening_a_bad_record_in_the_app_names_the_file(tmp_path: Path) -> None:
+    from railgames.core.errors import RecordError
+
+    good = ROOT / "tests" / "fixtures" / "records" / "new-england-3p-greedy.json"
+    data = json.loads(good.read_text())
+    data["actions"][0]["amount"] = 99_999
+    path = tmp_path / "friend.json"
+    path.write_text(json.dumps(data))
+    record = load_record(path)
+    with pytest.raises(RecordError) as refused:
+        Session.resume(record, source=path)
+    assert refused.value.reason.startswith(f"{path}: action 0")
+    saved = saves.saves_dir() / "bad.json"
+    saved.parent.mkdir(parents=True)
+    saved.write_text(json.dumps(data))
+    with pytest.raises(RecordError) as refused:
+        Session.open(saved)
+    assert refused.value.reason.startswith(f"{saved}: action 0")
+    assert not saves.in_use(saved)  # the lock taken to read it was let go

@@ -155,7 +155,7 @@ class RailgamesApp(App[int]):
         # A file from elsewhere is left as it is; the game goes on in a new save of its
         # own, under the same name if no save has it.
         try:
-            session = Session.resume(load_record(path), save_path=None)
+            session = Session.resume(load_record(path), save_path=None, source=path)
         except RailgamesError as exc:
             self.notify(exc.reason, title="Cannot load", severity="error")
             return

@@ -22,7 +22,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -97,8 +97,6 @@ def create_save(record: GameRecord, folder: Path | None = None, stem: str | None
 
     folder = folder or saves_dir()
     stem = stem or default_stem(record)
-    from datetime import UTC
-
     record.updated = datetime.now(UTC).isoformat(timespec="seconds")
     tmp = write_temp(record, folder)
     try:
@@ -180,14 +178,6 @@ class SaveLock:
             os.close(self._fd)  # closing lets go of the flock
             self._fd = None
 
-    def moved_to(self, save: Path) -> None:
-        """After renaming the save: the lock file follows it (still held)."""
-        try:
-            os.replace(lock_path(self.save), lock_path(save))
-        except OSError:
-            pass
-        self.save = save
-
 
 def in_use(save: Path) -> bool:
     """True if another window holds this save's lock (the caller holds none on it)."""
@@ -218,8 +208,6 @@ class SaveFile:
         self.stamp = stamp
 
     def write(self, record: GameRecord) -> None:
-        from datetime import UTC
-
         from railgames.core.record import fsync_folder, write_temp
 
         if disk_stamp(self.path) != self.stamp:

@@ -55,9 +55,11 @@ class Session:
         return cls(Game.new(ruleset, players, seed), **kw)
 
     @classmethod
-    def resume(cls, record: GameRecord, save_path: Path | None = None, **kw: Any) -> Session:
-        ruleset = ruleset_for_record(record, str(save_path) if save_path else "the record")
-        return cls(Game.replay(ruleset, record), save_path=save_path, **kw)
+    def resume(cls, record: GameRecord, save_path: Path | None = None, *,
+               source: str | Path | None = None, **kw: Any) -> Session:
+        """Replay ``record``; a refusal is a RecordError naming ``source`` (the file it came from)."""
+        where = source or save_path or "the record"
+        return cls(cls._replay(record, Path(where)), save_path=save_path, **kw)
 
     @classmethod
     def open(cls, path: Path, *, read_only: bool = False, **kw: Any) -> Session:
@@ -78,6 +80,7 @@ class Session:
 
     @staticmethod
     def _replay(record: GameRecord, path: Path) -> Game:
+        """Every refusal names ``path``."""
         from railgames.core.errors import RailgamesError, RecordError
 
         try:
