@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from railgames.core.errors import RailgamesError
+from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
 
 if TYPE_CHECKING:
     from railgames.core.record import GameRecord
@@ -233,8 +234,6 @@ def remove_stale_files(folder: Path | None = None, now: float | None = None) -> 
     A temporary file younger than ``STALE_SECONDS`` may be another window's
     write in progress, and is left alone.
     """
-    from railgames.core.record import TEMP_PREFIX, TEMP_SUFFIX
-
     folder = folder or saves_dir()
     now = time.time() if now is None else now
     removed: list[Path] = []

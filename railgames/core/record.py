@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from railgames.core.errors import RecordError
+from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
 
 # Version 2 added ``map_digest``; ``MIGRATIONS`` brings older records up to date.
 RECORD_FORMAT: Literal[2] = 2
@@ -221,9 +222,6 @@ def load_record(path: str | Path) -> GameRecord:
     return parse_record(text, str(path))
 
 
-# Temporary files never look like saves: saves are ``*.json``, these are not.
-TEMP_PREFIX = ".railgames-write-"
-TEMP_SUFFIX = ".partial"
 
 
 def fsync_folder(folder: Path) -> None:
