@@ -1,7 +1,8 @@
 """The ``railgames`` command.
 
-The headless commands (simulate, replay, maps check, rules, schema) never
-import Textual; only ``play``, ``load`` and the bare command start the app.
+The headless commands (simulate, replay, maps check, rules, schema, demo
+--text) never import Textual; only ``play``, ``load``, ``demo``, ``watch`` and
+the bare command start the app.
 """
 
 from __future__ import annotations
@@ -251,6 +252,40 @@ def cmd_load(args: argparse.Namespace) -> int:
     return run_app(load_path=args.file)
 
 
+# ------------------------------------------------------------------ demo / watch
+def cmd_demo(args: argparse.Namespace) -> int:
+    from railgames.core.demo import demo_game
+
+    if args.speed is not None and args.speed <= 0:
+        raise RailgamesError("--speed must be more than 0 (1 is the normal pace)")
+    game = demo_game(args.game, args.players, args.map, args.seed)
+    if args.text:
+        from railgames.core.demo import text_demo
+
+        for line in text_demo(game):
+            print(line)
+        return 0
+    from railgames.games import playable_games, ruleset_class
+
+    if ruleset_class(args.game) not in playable_games():
+        raise RailgamesError(f"{game.ruleset.title} has no board in the app yet: "
+                             f"use railgames demo {args.game} --text")
+    _quiet_collector()
+    from railgames.app.main import run_app
+
+    return run_app(watch={"record": game.record, "demo": True, "speed": args.speed or 1.0})
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    if args.speed is not None and args.speed <= 0:
+        raise RailgamesError("--speed must be more than 0 (1 is the normal pace)")
+    game = replay_file(args.file)  # refuse a bad file here, with one clear line
+    _quiet_collector()
+    from railgames.app.main import run_app
+
+    return run_app(watch={"record": game.record, "demo": False, "speed": args.speed or 1.0})
+
+
 # ------------------------------------------------------------------ parser
 def build_parser() -> argparse.ArgumentParser:
     import argparse
@@ -300,6 +335,24 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", help="comma-separated names; bot:random or bot:greedy for bots")
     play.add_argument("--seed", type=int, default=None)
     play.set_defaults(func=cmd_play)
+
+    demo = sub.add_parser("demo", help="watch bots play a game, each rule explained as it is used",
+                          description="Greedy bots play every seat; a narration says what "
+                                      "happened and by which rule. --text prints it instead.")
+    demo.add_argument("game")
+    demo.add_argument("--players", type=int, default=None, help="number of seats (default 4)")
+    demo.add_argument("--map", default=None, help="map id (default: the game's own)")
+    demo.add_argument("--seed", type=int, default=None, help="seed (default 1)")
+    demo.add_argument("--speed", type=float, default=None, help="actions per second (default 1)")
+    demo.add_argument("--text", action="store_true",
+                      help="print the narrated game to standard output (no app)")
+    demo.set_defaults(func=cmd_demo)
+
+    watch = sub.add_parser("watch", help="step through a saved game, with the narration",
+                           description="Open a saved or finished game in the viewer.")
+    watch.add_argument("file")
+    watch.add_argument("--speed", type=float, default=None, help="actions per second (default 1)")
+    watch.set_defaults(func=cmd_watch)
 
     load = sub.add_parser("load", help="resume a saved record in the app",
                           description="Resume a saved game record in the app.")

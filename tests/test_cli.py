@@ -148,7 +148,8 @@ def test_maps_check_names_the_file_and_line_of_a_problem(tmp_path: Path, capsys:
 
 def test_every_command_has_help() -> None:
     for args in (["--help"], ["simulate", "--help"], ["replay", "--help"], ["maps", "check", "--help"],
-                 ["play", "--help"], ["load", "--help"], ["rules", "--help"], ["schema", "--help"]):
+                 ["play", "--help"], ["load", "--help"], ["rules", "--help"], ["schema", "--help"],
+                 ["demo", "--help"], ["watch", "--help"]):
         proc = run_cli(*args)
         assert proc.returncode == 0 and "usage:" in proc.stdout, args
 
@@ -162,6 +163,8 @@ def test_headless_commands_do_not_import_textual(saved_games: tuple[Path, dict])
         "assert main(['simulate', 'new-england', '--players', '3', '--games', '1', '--json']) == 0\n"
         f"assert main(['replay', {str(record)!r}, '--json']) == 0\n"
         f"assert main(['maps', 'check', {str(ROOT / 'maps' / 'new-england.toml')!r}]) == 0\n"
+        "for game in ('new-england', 'paris-connection', 'steel-driver'):\n"
+        "    assert main(['demo', game, '--text', '--players', '3']) == 0\n"
         "loaded = sorted(m for m in sys.modules if m == 'textual' or m.startswith('textual.'))\n"
         "assert not loaded, loaded\n"
     )
@@ -174,3 +177,27 @@ def test_schema_command_prints_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema", "new-england"]) == 0
     schema = json.loads(capsys.readouterr().out)
     assert "bid" in json.dumps(schema)
+
+
+def test_demo_and_watch_refuse_bad_input_in_one_line(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": 1, "game": "new-england"')
+    cases = [
+        (["demo", "new-england", "--text", "--players", "9"], "3 to 6 players, not 9"),
+        (["demo", "nowhere", "--text"], "no game called 'nowhere'"),
+        (["demo", "new-england", "--speed", "0"], "--speed must be more than 0"),
+        (["watch", str(tmp_path / "missing.json")], "no such file"),
+        (["watch", str(broken)], "truncated"),
+    ]
+    for args, reason in cases:
+        proc = run_cli(*args)
+        assert proc.returncode == 1, args
+        assert reason in proc.stderr and len(proc.stderr.strip().splitlines()) == 1, proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+def test_demo_text_is_the_same_for_the_same_seed() -> None:
+    first = run_cli("demo", "paris-connection", "--text", "--seed", "3", "--players", "5")
+    again = run_cli("demo", "paris-connection", "--text", "--seed", "3", "--players", "5")
+    assert first.returncode == 0 and first.stdout == again.stdout
+    assert "5 greedy bots" in first.stdout.splitlines()[0] and "seed 3" in first.stdout.splitlines()[0]

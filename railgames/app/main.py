@@ -42,8 +42,10 @@ class RailgamesApp(App[int]):
         *,
         bot_delay: float | None = None,
         handoff: bool = True,
+        watch: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
+        self.to_watch = watch  # a record to open in the viewer (demo or watch command)
         self.new_game = new_game
         self.load_path = load_path
         self.bot_delay = _env_delay() if bot_delay is None else bot_delay
@@ -63,7 +65,12 @@ class RailgamesApp(App[int]):
     def on_mount(self) -> None:
         self.call_after_refresh(gc.enable)  # see run_app
         self.call_after_refresh(self._tidy_saves)
-        if self.load_path is not None:
+        spec = self.to_watch
+        if spec is not None:
+            self.open_viewer(spec["record"], "demo" if spec.get("demo") else "watch",
+                             speed=float(spec.get("speed", 1.0)), start=int(spec.get("start", 0)),
+                             playing=bool(spec.get("playing", True)))
+        elif self.load_path is not None:
             self.load_file(self.load_path)
         elif self.new_game:
             self._start_from_command_line(self.new_game)
@@ -202,6 +209,46 @@ class RailgamesApp(App[int]):
     def to_launcher(self) -> None:
         self._pop_to_launcher()
 
+    # ------------------------------------------------------------ watching
+    def open_viewer(self, record: GameRecord, kind: str, speed: float = 1.0, start: int = 0,
+                    playing: bool = True) -> None:
+        """Play back a record: a demo, or a saved game (hidden holdings shown only once it is over)."""
+        from railgames.app.screens.viewer import ViewerScreen
+        from railgames.core.map_pins import ruleset_for_record
+        from railgames.core.table import Recording
+
+        try:
+            ruleset = ruleset_for_record(record, "the record")  # on the map version it names
+            probe = Recording(ruleset, record, reveal_all=True)
+        except RailgamesError as exc:
+            self.notify(exc.reason, title="Cannot open", severity="error")
+            return
+        if kind != "demo" and ruleset.hidden_information and probe.result() is None:
+            recording = Recording(ruleset, record, seat=None, reveal_all=False)
+        else:
+            recording = probe
+        self._pop_to_launcher()
+        self.push_screen(ViewerScreen(recording, kind=kind, speed=speed, start=start,
+                                      playing=playing))
+        # As for a game (see _open): the record, its snapshots and its events stay put.
+        self.call_after_refresh(gc.freeze)
+
+    def start_demo(self, game_id: str) -> None:
+        from railgames.core.demo import demo_record
+
+        try:
+            record = demo_record(game_id)
+        except RailgamesError as exc:
+            self.notify(exc.reason, title="Cannot start the demo", severity="error")
+            return
+        self.open_viewer(record, "demo")
+
+    def show_recording_over(self, viewer: Any) -> None:
+        """The game-over screen at the end of a demo or replay; h goes back to the viewer."""
+        from railgames.app.screens.game_over import GameOverScreen
+
+        self.push_screen(GameOverScreen(viewer.recording, viewer=viewer))
+
     def show_game_over(self, session: Session) -> None:
         from railgames.app.screens.game_over import GameOverScreen
 
@@ -212,13 +259,14 @@ class RailgamesApp(App[int]):
         self.call_later(switch)
 
 
-def run_app(new_game: dict[str, Any] | None = None, load_path: str | None = None) -> int:
+def run_app(new_game: dict[str, Any] | None = None, load_path: str | None = None,
+            watch: dict[str, Any] | None = None) -> int:
     # The modules just imported live as long as the process: the collector need not
     # walk them again (a full pass would otherwise fall in the middle of starting up).
     # The command line turned the collector off for the imports; it comes back on
     # once the first screen is drawn.
     gc.freeze()
-    app = RailgamesApp(new_game=new_game, load_path=load_path)
+    app = RailgamesApp(new_game=new_game, load_path=load_path, watch=watch)
     try:
         app.run()
     finally:

@@ -116,6 +116,16 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         record = _record(game_id="steel-driver")
         return RailgamesApp(load_path=_saved(record, folder, "sd-over.json"), bot_delay=0), ["g"]
 
+    def demo() -> tuple[Any, list[str]]:
+        # A New England demo in its fourth turn, paused where a rule is explained in full
+        # for the first time (a loan forced by the coming debt service).
+        from railgames.core.demo import demo_game
+
+        game = demo_game("new-england")
+        forced = next(e.action for e in game.log if "ne.forced_loan" in e.rules)
+        watch = {"record": game.record, "demo": True, "start": forced + 1, "playing": False}
+        return RailgamesApp(watch=watch, bot_delay=0), []
+
     return {
         "launcher": launcher,
         "setup": setup,
@@ -129,4 +139,5 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         "sd_board": sd_board,
         "sd_claim": sd_claim,
         "sd_game_over": sd_game_over,
+        "demo": demo,
     }

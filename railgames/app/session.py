@@ -12,12 +12,13 @@ from typing import Any
 
 from railgames.app.saves import SaveConflict, SaveFile, SaveLock, create_save, open_for_play
 from railgames.core.bots import Bot
-from railgames.core.engine import Action, Game, Prompt
+from railgames.core.engine import Action, Game, Prompt, Result
 from railgames.core.errors import IllegalAction
 from railgames.core.events import Event
 from railgames.core.map_pins import ruleset_for_record
-from railgames.core.record import GameRecord, load_record
+from railgames.core.record import GameRecord, PlayerSpec, load_record
 from railgames.core.simulate import bots_for, step_bot
+from railgames.core.table import Change
 from railgames.games import load_ruleset
 
 READ_ONLY = ("this game is open in another window, so here it is read-only; "
@@ -25,7 +26,9 @@ READ_ONLY = ("this game is open in another window, so here it is read-only; "
 
 
 class Session:
-    """``save_path`` None: the first save creates a new file of its own.
+    """The local table (see ``railgames.core.table.Table``): a game played in this process.
+
+    ``save_path`` None: the first save creates a new file of its own.
 
     ``read_only``: the save is open in another window; this one shows the game
     and refuses every change.
@@ -113,6 +116,33 @@ class Session:
 
     def prompt(self) -> Prompt | None:
         return self.game.prompt()
+
+    # --- the Table interface (railgames.core.table)
+    @property
+    def players(self) -> list[PlayerSpec]:
+        return self.game.players
+
+    def view(self, seat: int | None) -> Any:
+        return self.game.view(seat)
+
+    def events_for(self, seat: int | None) -> list[Event]:
+        return self.game.events_for(seat)
+
+    def result(self) -> Result | None:
+        return self.game.result()
+
+    def submit(self, action: Mapping[str, Any] | Action) -> list[Event]:
+        return self.apply(action)
+
+    def mark(self) -> tuple[int, int]:
+        # Undo replaces the state object (a replay), while an action adds to its log.
+        return id(self.game.state), len(self.game.log)
+
+    def changes(self, mark: tuple[int, int]) -> Change:
+        state_id, logged = mark
+        if state_id != id(self.game.state) or logged > len(self.game.log):
+            return Change(full=True)
+        return Change(full=False, events=tuple(self.game.log[logged:]))
 
     def name(self, seat: int) -> str:
         return self.game.players[seat].name

@@ -17,7 +17,9 @@ class Event:
     ``data`` holds its numbers, so tests and views can check money and pieces
     without parsing text. ``chance`` marks dice rolls and draws: undo never goes
     back past them. ``visible_to`` is None for public events, or the set of
-    seats allowed to see the event in a hidden-information game.
+    seats allowed to see the event in a hidden-information game. ``rules``
+    names the rule ids (see ``railgames.core.rulebook``) that produced the
+    event, so narration can say why it happened without reading ``text``.
     """
 
     action: int
@@ -26,6 +28,7 @@ class Event:
     data: dict[str, Any] = field(default_factory=dict)
     chance: bool = False
     visible_to: frozenset[int] | None = None
+    rules: tuple[str, ...] = ()
 
     def visible(self, seat: int | None) -> bool:
         return self.visible_to is None or (seat is not None and seat in self.visible_to)
@@ -45,8 +48,10 @@ class EventLog:
         *,
         chance: bool = False,
         visible_to: frozenset[int] | None = None,
+        rule: str | tuple[str, ...] = (),
         **data: Any,
     ) -> Event:
-        event = Event(self.action_index, text, kind, data, chance, visible_to)
+        rules = (rule,) if isinstance(rule, str) else tuple(rule)
+        event = Event(self.action_index, text, kind, data, chance, visible_to, rules)
         self._log.append(event)
         return event

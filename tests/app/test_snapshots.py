@@ -10,7 +10,7 @@ from railgames.app.scenes import scenes
 
 SIZES = [(80, 24), (120, 40)]
 NAMES = ["launcher", "setup", "board", "shipping", "handoff", "help", "game_over",
-         "pc_board", "pc_game_over", "sd_board", "sd_claim", "sd_game_over"]
+         "pc_board", "pc_game_over", "sd_board", "sd_claim", "sd_game_over", "demo"]
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -44,6 +44,7 @@ class GameScreen(Screen[None]):
         Binding("tab", "switch_focus", "Board/list", show=False),
         Binding("u", "undo", "Undo"),
         Binding("s", "save", "Save"),
+        Binding("v", "history", "History"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("g", "final_scores", "Scores"),
         Binding("q", "quit_game", "Quit"),
@@ -431,6 +432,23 @@ class GameScreen(Screen[None]):
         # The same player goes on, so no hand-off follows.
         self._at_keyboard = seat
         self.refresh_all()
+
+    def action_history(self) -> None:
+        """The game so far in the viewer, showing only what the seat at the keyboard may see."""
+        from railgames.app.screens.viewer import ViewerScreen
+        from railgames.core.table import Recording
+
+        if self._bot_timer is not None:  # the bots wait while the history is open
+            self._bot_timer.stop()
+            self._bot_timer = None
+        recording = Recording.of_game(self.session.game, seat=self.viewer,
+                                      reveal_all=not self.hidden)
+
+        def back() -> None:
+            self.app.pop_screen()
+            self.refresh_all()
+
+        self.app.push_screen(ViewerScreen(recording, kind="history", playing=False, on_leave=back))
 
     def action_save(self) -> None:
         try:

@@ -15,6 +15,8 @@ from railgames.app.boards import game_ui
 from railgames.app.palette import player_style
 from railgames.app.session import Session
 from railgames.app.widgets.chart import history_chart
+from railgames.core.record import PlayerSpec
+from railgames.core.table import Recording
 
 if TYPE_CHECKING:
     from railgames.app.main import RailgamesApp
@@ -38,12 +40,16 @@ class GameOverScreen(Screen[None]):
     BINDINGS = [
         Binding("enter,escape", "launcher", "Launcher"),
         Binding("n", "new_game", "New game"),
+        Binding("p", "play_this", "Play this game"),
+        Binding("h,v", "history", "History"),
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session | Recording, viewer: Any = None) -> None:
+        """``session`` is the game played, or the recording a viewer (``viewer``) played back."""
         super().__init__()
         self.session = session
+        self.viewer = viewer
 
     @property
     def rapp(self) -> RailgamesApp:
@@ -94,6 +100,27 @@ class GameOverScreen(Screen[None]):
 
     def action_launcher(self) -> None:
         self.rapp.to_launcher()
+
+    def action_history(self) -> None:
+        """Step through the whole game; everything is shown now that it is over."""
+        if self.viewer is not None:
+            self.app.pop_screen()  # back to the viewer this game was watched in
+            return
+        from railgames.app.screens.viewer import ViewerScreen
+
+        recording = Recording.of_game(self.session.game, reveal_all=True)
+        self.app.push_screen(ViewerScreen(recording, kind="watch", start=0, playing=False,
+                                          on_leave=self.app.pop_screen))
+
+    def action_play_this(self) -> None:
+        """A real game with the same options; after a demo the first seat is yours."""
+        from railgames.app.screens.setup import SetupScreen
+
+        players = list(self.session.game.players)
+        if all(p.is_bot for p in players):
+            players[0] = PlayerSpec(name=players[0].name, kind="human")
+        self.rapp.to_launcher()
+        self.app.push_screen(SetupScreen(self.session.ruleset.id, players))
 
     def action_new_game(self) -> None:
         from railgames.app.screens.setup import SetupScreen

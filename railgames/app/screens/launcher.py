@@ -24,9 +24,14 @@ TITLE = r"""
 
 
 class LauncherScreen(Screen[None]):
+    # Five buttons fit in 80 columns only at the width of their labels.
+    DEFAULT_CSS = """
+    LauncherScreen #launcher-buttons Button { min-width: 8; }
+    """
     BINDINGS = [
         Binding("n", "new_game", "New game"),
         Binding("c", "continue_game", "Continue"),
+        Binding("w", "watch_demo", "Watch a demo"),
         Binding("r,question_mark,f1", "rules", "Rules"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -52,6 +57,7 @@ class LauncherScreen(Screen[None]):
             with Horizontal(id="launcher-buttons"):
                 yield Button("New game [n]", id="new", variant="primary")
                 yield Button("Continue [c]", id="continue")
+                yield Button("Watch a demo [w]", id="demo")
                 yield Button("Rules [r]", id="rules")
                 yield Button("Quit [q]", id="quit")
         yield KeyFooter()
@@ -78,7 +84,7 @@ class LauncherScreen(Screen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"new": self.action_new_game, "continue": self.action_continue_game,
-                   "rules": self.action_rules, "quit": self.app.exit}
+                   "rules": self.action_rules, "demo": self.action_watch_demo, "quit": self.app.exit}
         actions[event.button.id or "quit"]()
 
     def action_new_game(self) -> None:
@@ -90,6 +96,10 @@ class LauncherScreen(Screen[None]):
         from railgames.app.screens.continue_ import ContinueScreen
 
         self.app.push_screen(ContinueScreen())
+
+    def action_watch_demo(self) -> None:
+        self.notify("Bots are playing the game for the demo…", timeout=2)
+        self.call_after_refresh(self.rapp.start_demo, self.selected)
 
     def action_rules(self) -> None:
         from railgames.app.screens.help import HelpScreen

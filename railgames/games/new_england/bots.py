@@ -1,8 +1,9 @@
 """A greedy New England Railways bot.
 
 It bids up to a rough estimate of what a link is worth to it, ships the
-delivery that earns its own railway most, borrows only when it must and pays
-debt down when it has spare cash.
+delivery that earns its own railway most, and pays
+debt down when it has spare cash. Early on it borrows $10 when a link
+on offer is worth more to it than the cash it has.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class GreedyBot:
         me = state.railways[seat]
         if state.step is Step.LOANS:
             assert prompt.amount is not None
-            return Borrow(seat=seat, amount=prompt.amount.min)
+            return Borrow(seat=seat, amount=max(prompt.amount.min, self.loan_wanted(ruleset, state, seat)))
         if state.step is Step.RETIRE:
             spare = max(0, me.cash - 10) // 10 * 10
             return Retire(seat=seat, amount=min(spare, me.debt))
@@ -75,6 +76,18 @@ class GreedyBot:
             if mine > 0 and key > best_key:
                 best, best_key = choice, key
         return best if best is not None else PassShip(seat=seat)
+
+    def loan_wanted(self, ruleset: NewEnglandRules, state: NEState, seat: int) -> int:
+        """$10 when a link on offer is worth more to it than its cash, with time to pay it back.
+
+        A loan costs $2 a turn and is repaid at the end; one that wins a link early
+        earns more than that, so the bot takes one, and never owes more than $30.
+        """
+        me = state.railways[seat]
+        if me.debt >= 30 or self.turns_left(state) < 4 or not state.built:
+            return 0
+        best = max((self.link_worth(ruleset, state, link, seat) for link in state.current), default=0)
+        return 10 if best > me.cash + 2 else 0
 
     @staticmethod
     def turns_left(state: NEState) -> int:

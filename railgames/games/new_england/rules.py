@@ -18,6 +18,7 @@ from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.record import GameRecord
 from railgames.core.rng import Chance
+from railgames.games.new_england import rule_texts as R
 from railgames.games.new_england.actions import (
     ACTION_ADAPTER,
     Bid,
@@ -131,14 +132,14 @@ class NewEnglandRules(Ruleset[NEState]):
         log.add(
             f"Set-up: {len(starting)} Railway Links on offer ({', '.join(map(self.link_name, starting))}); "
             f"{len(deck)} more in the deck; everyone starts with ${STARTING_CASH}.",
-            "setup",
+            "setup", rule=R.SETUP,
         )
         placed = [f"{colour} to {self.city_name(city)}" for city, colour in
                   ((city, self._draw_cube(state, city)) for city in m.setup_cubes) if colour]
-        log.add("Set-up cubes drawn from the cup: " + ", ".join(placed) + ".", "draw", chance=True)
+        log.add("Set-up cubes drawn from the cup: " + ", ".join(placed) + ".", "draw", rule=R.SETUP, chance=True)
         state.first = chance.randrange(n)
         log.add(f"{self._name(state, state.first)} is drawn to hold the First Player card.",
-                "first_player", chance=True, seat=state.first)
+                "first_player", rule=R.SETUP, chance=True, seat=state.first)
         self._begin_turn(state, log)
         return state
 
@@ -384,34 +385,35 @@ class NewEnglandRules(Ruleset[NEState]):
         r = state.railways[seat]
         if isinstance(action, Borrow):
             state.pending.pop(0)
+            forced = compulsory_borrowing(r.cash, r.debt) > 0
             if action.amount:
                 r.cash += action.amount
                 r.debt += action.amount
                 log.add(f"{r.name} borrows ${action.amount} (debt now ${r.debt}).",
-                        "borrow", seat=seat, cash=action.amount, debt=action.amount)
+                        "borrow", rule=R.FORCED_LOAN if forced else R.LOANS, seat=seat, cash=action.amount, debt=action.amount)
             else:
-                log.add(f"{r.name} takes no loan.", "no_loan", seat=seat)
+                log.add(f"{r.name} takes no loan.", "no_loan", rule=R.LOANS, seat=seat)
         elif isinstance(action, Retire):
             state.pending.pop(0)
             if action.amount:
                 r.cash -= action.amount
                 r.debt -= action.amount
                 log.add(f"{r.name} retires ${action.amount} of debt (debt now ${r.debt}).",
-                        "retire", seat=seat, cash=-action.amount, debt=-action.amount)
+                        "retire", rule=R.RETIRE, seat=seat, cash=-action.amount, debt=-action.amount)
             else:
-                log.add(f"{r.name} keeps the debt.", "no_retire", seat=seat)
+                log.add(f"{r.name} keeps the debt.", "no_retire", rule=R.RETIRE, seat=seat)
         elif isinstance(action, Bid):
             a = state.auction
             assert a is not None
             a.high_bid, a.high_seat = action.amount, seat
-            log.add(f"{r.name} bids ${action.amount} for {self.link_name(a.link)}.", "bid",
+            log.add(f"{r.name} bids ${action.amount} for {self.link_name(a.link)}.", "bid", rule=R.AUCTION,
                     seat=seat, amount=action.amount)
             self._next_bidder(state, seat, log)
         elif isinstance(action, PassBid):
             a = state.auction
             assert a is not None
             a.bidders.remove(seat)
-            log.add(f"{r.name} passes on {self.link_name(a.link)}.", "pass_bid", seat=seat)
+            log.add(f"{r.name} passes on {self.link_name(a.link)}.", "pass_bid", rule=R.AUCTION, seat=seat)
             self._next_bidder(state, seat, log)
         elif isinstance(action, FinishLink):
             f = state.finish
@@ -420,11 +422,11 @@ class NewEnglandRules(Ruleset[NEState]):
                 r.cash -= f.shortfall
                 state.built.add(f.link)
                 log.add(f"{r.name} pays ${f.shortfall} to finish {self.link_name(f.link)} now.",
-                        "finish_pay", seat=seat, cash=-f.shortfall, link=f.link)
+                        "finish_pay", rule=R.PAY_TO_FINISH, seat=seat, cash=-f.shortfall, link=f.link)
             else:
                 state.unfinished.append(f.link)
                 log.add(f"{r.name} leaves {self.link_name(f.link)} unfinished; it will be completed "
-                        "next turn.", "finish_wait", seat=seat, link=f.link)
+                        "next turn.", "finish_wait", rule=R.UNFINISHED, seat=seat, link=f.link)
             state.finish = None
             state.step = Step.AUCTION
             self._open_next_auction(state, log)
@@ -432,7 +434,7 @@ class NewEnglandRules(Ruleset[NEState]):
             self._ship(state, action, log)
             state.pending.pop(0)
         elif isinstance(action, PassShip):
-            log.add(f"{r.name} ships nothing.", "pass_ship", seat=seat)
+            log.add(f"{r.name} ships nothing.", "pass_ship", rule=R.SHIP_ROUNDS, seat=seat)
             state.pending.pop(0)
         self._advance(state, log)
 
@@ -450,7 +452,7 @@ class NewEnglandRules(Ruleset[NEState]):
         earned = ", ".join(f"{self._name(state, s)} +{g}" for s, g in sorted(gain.items()))
         log.add(f"{self._name(state, action.seat)} ships a {colour} cube {route} "
                 f"({len(action.path) - 1} links; income {earned}); the cube returns to the cup.",
-                "ship", seat=action.seat, colour=colour, path=list(action.path), income=gain)
+                "ship", rule=R.SHIP, seat=action.seat, colour=colour, path=list(action.path), income=gain)
 
     # ------------------------------------------------------------ the flow of a turn
     def _begin_turn(self, state: NEState, log: EventLog) -> None:
@@ -460,7 +462,7 @@ class NewEnglandRules(Ruleset[NEState]):
         state.step = Step.LOANS
         state.pending = state.seat_order()
         log.add(f"Turn {state.turn} begins; {self._name(state, state.first)} is First Player.",
-                "turn", turn=state.turn)
+                "turn", rule=R.TURN_ORDER, turn=state.turn)
 
     def _advance(self, state: NEState, log: EventLog) -> None:
         """Run automatic steps until a player must decide (or the game ends)."""
@@ -497,7 +499,7 @@ class NewEnglandRules(Ruleset[NEState]):
                 while state.pending and not self._can_ship(state):
                     seat = state.pending.pop(0)
                     log.add(f"{self._name(state, seat)} has no cube that can be shipped.",
-                            "no_shipment", seat=seat)
+                            "no_shipment", rule=R.SHIP_ROUNDS, seat=seat)
                 if state.pending:
                     return
                 if state.ship_round == 1:
@@ -526,7 +528,7 @@ class NewEnglandRules(Ruleset[NEState]):
             due = service_due(r.debt)
             if due:
                 r.cash -= due
-                log.add(f"{r.name} pays ${due} service on ${r.debt} of debt.", "service",
+                log.add(f"{r.name} pays ${due} service on ${r.debt} of debt.", "service", rule=R.SERVICE,
                         seat=seat, cash=-due)
 
     def _commodity_growth(self, state: NEState, log: EventLog) -> None:
@@ -535,7 +537,7 @@ class NewEnglandRules(Ruleset[NEState]):
                 state.growth_deck = state.growth_discard
                 state.growth_discard = []
                 state.chance.shuffle(state.growth_deck)
-                log.add("The Commodity Growth deck is reshuffled.", "reshuffle", chance=True)
+                log.add("The Commodity Growth deck is reshuffled.", "reshuffle", rule=R.RESHUFFLE, chance=True)
             card = state.growth_deck.pop()
             state.growth_discard.append(card)
             cities = self.map.growth_deck[card].cities
@@ -545,14 +547,14 @@ class NewEnglandRules(Ruleset[NEState]):
                 parts.append(f"{colour} cube to {self.city_name(city)}" if colour
                              else f"none for {self.city_name(city)} (the cup is empty)")
             names = " & ".join(self.city_name(c) for c in cities)
-            log.add(f"Commodity Growth card {names}: {'; '.join(parts)}.", "growth",
+            log.add(f"Commodity Growth card {names}: {'; '.join(parts)}.", "growth", rule=R.GROWTH,
                     chance=True, cities=list(cities))
 
     def _complete_unfinished(self, state: NEState, log: EventLog) -> None:
         for link in state.unfinished:
             state.built.add(link)
             log.add(f"{self.link_name(link)} is completed for "
-                    f"{self._name(state, state.owner[link])}.", "complete", link=link)
+                    f"{self._name(state, state.owner[link])}.", "complete", rule=R.UNFINISHED, link=link)
         state.unfinished = []
 
     def _publicise(self, state: NEState, log: EventLog) -> None:
@@ -563,9 +565,9 @@ class NewEnglandRules(Ruleset[NEState]):
         state.future.extend(drawn)
         if drawn:
             log.add("Publicised for next turn: " + ", ".join(map(self.link_name, drawn)) + ".",
-                    "publicise", chance=True, links=drawn)
+                    "publicise", rule=R.PUBLICISE, chance=True, links=drawn)
         else:
-            log.add("The Railway Link deck is empty: no links are publicised.", "publicise")
+            log.add("The Railway Link deck is empty: no links are publicised.", "publicise", rule=R.PUBLICISE)
 
     # ------------------------------------------------------------ auctions
     def _open_next_auction(self, state: NEState, log: EventLog) -> None:
@@ -577,10 +579,10 @@ class NewEnglandRules(Ruleset[NEState]):
             skipped = [s for s in order if state.railways[s].bought_this_turn is not None]
             bidders = [s for s in order if s not in skipped]
             log.add(f"Auction of {self.link_name(link)} (value {self._value[link]}) opens.",
-                    "auction", link=link)
+                    "auction", rule=R.AUCTION, link=link)
             for s in skipped:
                 log.add(f"{self._name(state, s)} already bought a link this turn and sits out.",
-                        "sit_out", seat=s)
+                        "sit_out", rule=R.ONE_LINK, seat=s)
             if not bidders:
                 self._set_aside(state, link, log)
                 continue
@@ -618,7 +620,7 @@ class NewEnglandRules(Ruleset[NEState]):
                 return True
             a.bidders.remove(seat)
             log.add(f"{self._name(state, seat)} cannot bid more than ${a.high_bid} "
-                    f"(cash ${state.railways[seat].cash}) and drops out.", "pass_bid", seat=seat)
+                    f"(cash ${state.railways[seat].cash}) and drops out.", "pass_bid", rule=R.AUCTION, seat=seat)
             for i in range(1, n + 1):
                 nxt = (seat + i) % n
                 if nxt in a.bidders and nxt != a.high_seat:
@@ -633,7 +635,7 @@ class NewEnglandRules(Ruleset[NEState]):
 
     def _set_aside(self, state: NEState, link: str, log: EventLog) -> None:
         state.set_aside.append(link)
-        log.add(f"Nobody buys {self.link_name(link)}; it is set aside for good.", "set_aside", link=link)
+        log.add(f"Nobody buys {self.link_name(link)}; it is set aside for good.", "set_aside", rule=R.SET_ASIDE, link=link)
 
     def _award(self, state: NEState, a: Auction, log: EventLog) -> None:
         seat = a.high_seat
@@ -651,15 +653,15 @@ class NewEnglandRules(Ruleset[NEState]):
         data: dict[str, Any] = {"seat": seat, "cash": -a.high_bid, "link": a.link, "roll": roll}
         if roll >= value:
             state.built.add(a.link)
-            log.add(f"{head}: built at once.", "win", chance=True, **data)
+            log.add(f"{head}: built at once.", "win", rule=(R.AUCTION, R.BUILD_ROLL), chance=True, **data)
         elif r.cash >= value - roll:
             state.finish = PendingFinish(seat=seat, link=a.link, roll=roll, shortfall=value - roll)
             state.step = Step.FINISH
-            log.add(f"{head}: ${value - roll} short.", "win", chance=True, **data)
+            log.add(f"{head}: ${value - roll} short.", "win", rule=(R.AUCTION, R.BUILD_ROLL), chance=True, **data)
         else:
             state.unfinished.append(a.link)
             log.add(f"{head}: ${value - roll} short, more than {r.name}'s ${r.cash}; "
-                    "it will be completed next turn.", "win", chance=True, **data)
+                    "it will be completed next turn.", "win", rule=(R.AUCTION, R.BUILD_ROLL), chance=True, **data)
 
     # ------------------------------------------------------------ end of turn
     def _end_of_turn(self, state: NEState, log: EventLog) -> None:
@@ -672,11 +674,11 @@ class NewEnglandRules(Ruleset[NEState]):
             r.income -= loss
             losses.append(f"{r.name} -{loss}")
         log.add(f"Market: {first.name} rolls {sum(dice)} ({dice[0]}+{dice[1]}); market loss number "
-                f"{loss_number}: {', '.join(losses)}.", "market", chance=True, roll=sum(dice))
+                f"{loss_number}: {', '.join(losses)}.", "market", rule=R.MARKET, chance=True, roll=sum(dice))
         for seat, r in enumerate(state.railways):
             if r.income:
                 r.cash += r.income
-                log.add(f"{r.name} receives ${r.income} income.", "income", seat=seat, cash=r.income)
+                log.add(f"{r.name} receives ${r.income} income.", "income", rule=R.INCOME, seat=seat, cash=r.income)
         state.history.append([(r.income, r.cash) for r in state.railways])
         self._pass_first_player_card(state, log)
         if not state.current and not state.link_deck and not state.unfinished:
@@ -703,12 +705,12 @@ class NewEnglandRules(Ruleset[NEState]):
                 rolls = {s: state.chance.roll(1)[0] for s in tied}
                 best = max(rolls.values())
                 log.add("First Player tie: " + ", ".join(
-                    f"{rs[s].name} rolls {v}" for s, v in rolls.items()) + ".", "tie_roll", chance=True)
+                    f"{rs[s].name} rolls {v}" for s, v in rolls.items()) + ".", "tie_roll", rule=R.TIE_ROLL, chance=True)
                 tied = [s for s in tied if rolls[s] == best]
             why = "won the tie roll"
         state.first = tied[0]
         log.add(f"{rs[state.first].name} takes the First Player card ({why}).",
-                "first_player", seat=state.first)
+                "first_player", rule=R.FIRST_PLAYER, seat=state.first)
 
     def _final_scoring(self, state: NEState, log: EventLog) -> None:
         final: dict[str, dict[str, int]] = {}
@@ -718,11 +720,11 @@ class NewEnglandRules(Ruleset[NEState]):
             cash_before = r.cash
             if values:
                 r.cash += values
-                log.add(f"{r.name} adds ${values} for {len(r.links)} Railway Links.", "link_values",
+                log.add(f"{r.name} adds ${values} for {len(r.links)} Railway Links.", "link_values", rule=R.FINAL,
                         seat=seat, cash=values)
             if r.debt:
                 r.cash -= r.debt + service
-                log.add(f"{r.name} repays ${r.debt} of loans and ${service} service.", "repay",
+                log.add(f"{r.name} repays ${r.debt} of loans and ${service} service.", "repay", rule=R.FINAL,
                         seat=seat, cash=-(r.debt + service), debt=-r.debt)
             final[r.name] = {
                 "cash": cash_before, "link_values": values, "loans_repaid": -r.debt,
@@ -734,7 +736,7 @@ class NewEnglandRules(Ruleset[NEState]):
         state.pending = []
         result = self.result(state)
         assert result is not None
-        log.add(result.summary("$"), "game_over")
+        log.add(result.summary("$"), "game_over", rule=R.FINAL)
 
     def result(self, state: NEState) -> Result | None:
         return None if state.final is None else Result.from_breakdown(state.final)

@@ -21,6 +21,7 @@ from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex, neighbours, side_key
 from railgames.core.record import GameRecord
 from railgames.core.rng import Chance
+from railgames.games.paris_connection import rule_texts as R
 from railgames.games.paris_connection.actions import ACTION_ADAPTER, Build, EndBuild, Trade
 from railgames.games.paris_connection.board_map import ParisConnectionMap
 from railgames.games.paris_connection.state import PCState, Shareholder, Step
@@ -118,10 +119,10 @@ class ParisConnectionRules(Ruleset[PCState]):
         )
         log.add("Each company starts with one locomotive in Paris: "
                 + ", ".join(f"{c} at {self.hex_name(h)}" for h, (c,) in board.items()) + ".",
-                "setup")
+                "setup", rule=R.SETUP)
         hand = HAND_SIZE[n]
         log.add(f"Each player is dealt {hand} locomotives at random from the supplies, "
-                "and keeps them behind a screen.", "deal_public", chance=True, hand=hand)
+                "and keeps them behind a screen.", "deal_public", rule=R.DEAL, chance=True, hand=hand)
         # Ruling "the deal": one locomotive at a time, drawn from all the supplies as from a bag.
         for seat, player in enumerate(state.players):
             shares: dict[str, int] = {}
@@ -131,10 +132,10 @@ class ParisConnectionRules(Ruleset[PCState]):
                 shares[company] = shares.get(company, 0) + 1
             player.shares = {c: shares[c] for c in self.companies if c in shares}
             player.held = hand
-            log.add(f"{player.name} is dealt {self.holding_text(player.shares)}.", "deal",
+            log.add(f"{player.name} is dealt {self.holding_text(player.shares)}.", "deal", rule=R.DEAL,
                     chance=True, visible_to=frozenset({seat}), seat=seat, shares=dict(player.shares))
         state.current = chance.randrange(n)
-        log.add(f"{self._name(state, state.current)} is drawn to play first.", "first_player",
+        log.add(f"{self._name(state, state.current)} is drawn to play first.", "first_player", rule=R.SETUP,
                 chance=True, seat=state.current)
         self._begin_turn(state, log)
         return state
@@ -355,7 +356,7 @@ class ParisConnectionRules(Ruleset[PCState]):
             state.building = company
             state.placed.append(h)
             worth = f" (+{gain}: {company} is worth {state.value[company]})" if gain else ""
-            log.add(f"{name} places a {company} locomotive on {self.hex_name(h)}{worth}.", "build",
+            log.add(f"{name} places a {company} locomotive on {self.hex_name(h)}{worth}.", "build", rule=(R.BUILD, R.CITY_VALUE) if gain else R.BUILD,
                     seat=seat, company=company, hex=list(self._offset[h]), gain=gain,
                     value=state.value[company])
             if h == self._end_hex:
@@ -365,7 +366,7 @@ class ParisConnectionRules(Ruleset[PCState]):
         elif isinstance(action, EndBuild):
             count = len(state.placed)
             log.add(f"{name} ends the build ({self._locos(count, state.building or '')}).",
-                    "end_build", seat=seat, company=state.building, count=count)
+                    "end_build", rule=R.END_BUILD, seat=seat, company=state.building, count=count)
             self._next_turn(state, log)
         elif isinstance(action, Trade):
             player = state.players[seat]
@@ -381,7 +382,7 @@ class ParisConnectionRules(Ruleset[PCState]):
             state.supply[take] -= count
             # Public: the returned locomotive and the ones taken go to and from supplies in view.
             log.add(f"{name} returns a {give} locomotive and takes {self._locos(count, take)} "
-                    f"(now holds {player.held}).", "trade",
+                    f"(now holds {player.held}).", "trade", rule=R.TRADE,
                     seat=seat, give=give, take=take, count=count, held=player.held)
             if self._supplies_left(state) <= 1:
                 self._end_game(state, log, "only one company's supply still has locomotives")
@@ -396,7 +397,7 @@ class ParisConnectionRules(Ruleset[PCState]):
         state.step = Step.TURN
         state.building = None
         state.placed = []
-        log.add(f"{self._name(state, state.current)}'s turn.", "turn", seat=state.current,
+        log.add(f"{self._name(state, state.current)}'s turn.", "turn", rule=R.TURN_CHOICE, seat=state.current,
                 turn=state.turn)
 
     def _next_turn(self, state: PCState, log: EventLog) -> None:
@@ -411,7 +412,7 @@ class ParisConnectionRules(Ruleset[PCState]):
         state.placed = []
         log.add(f"The game ends: {why}. Company values: "
                 + ", ".join(f"{c} {state.value[c]}" for c in self.companies) + ".",
-                "end", reason=why, values=dict(state.value))
+                "end", rule=R.GAME_END, reason=why, values=dict(state.value))
         limit = HOLDING_LIMIT[len(state.players)]
         final: dict[str, dict[str, int]] = {}
         for seat, player in enumerate(state.players):
@@ -424,12 +425,12 @@ class ParisConnectionRules(Ruleset[PCState]):
             # Marked as chance: once the screens are lifted, undo must not go back past them,
             # just as it never goes back past a draw (and the deal was one).
             log.add(f"{player.name} reveals {self.holding_text(shares)}: "
-                    f"{parts['total']} points{penalty}.", "reveal", chance=True,
+                    f"{parts['total']} points{penalty}.", "reveal", rule=(R.SCORING, R.HOLDING_LIMIT) if extra else R.SCORING, chance=True,
                     seat=seat, shares=dict(shares), points=parts["total"])
         state.final = final
         result = self.result(state)
         assert result is not None
-        log.add(result.summary(), "game_over")
+        log.add(result.summary(), "game_over", rule=R.SCORING)
 
     def over_limit(self, state: PCState, seat: int) -> int:
         """How many locomotives ``seat`` holds above the holding limit."""

@@ -26,6 +26,7 @@ from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.record import GameRecord
 from railgames.core.rng import Chance
+from railgames.games.steel_driver import rule_texts as R
 from railgames.games.steel_driver.actions import (
     ACTION_ADAPTER,
     Bid,
@@ -182,11 +183,11 @@ class SteelDriverRules(Ruleset[SDState]):
         log.add(f"Set-up: {len(self.companies)} companies of {m.shares_per_company} shares; "
                 f"{m.investment_cubes} investment cubes and {sum(m.goods_cubes.values())} goods cubes "
                 f"in the pool; each player takes {CUBES_PER_TURN[n]} cubes a turn for {TURNS} turns.",
-                "setup")
+                "setup", rule=R.SETUP)
         # Ruling "who starts": the youngest player is drawn from the seed.
         state.active = chance.randrange(n)
         log.add(f"{self._name(state, state.active)} is drawn to hold the Active Player marker.",
-                "active_player", chance=True, seat=state.active)
+                "active_player", rule=R.SETUP, chance=True, seat=state.active)
         self._begin_turn(state, log)
         return state
 
@@ -494,9 +495,9 @@ class SteelDriverRules(Ruleset[SDState]):
                                     to_act=seat)
             state.step = Step.OPENING
             log.add(f"{name} puts the {self.company_name(action.company)} company up for auction.",
-                    "put_up", seat=seat, company=action.company)
+                    "put_up", rule=R.MARKER, seat=seat, company=action.company)
         elif isinstance(action, PassMarker):
-            log.add(f"{name} passes the Active Player marker.", "pass_marker", seat=seat)
+            log.add(f"{name} passes the Active Player marker.", "pass_marker", rule=R.MARKER, seat=seat)
             self._pass_marker(state)
         elif isinstance(action, Bid):
             a = state.auction
@@ -505,14 +506,14 @@ class SteelDriverRules(Ruleset[SDState]):
             opening = state.step is Step.OPENING
             state.step = Step.BIDDING
             log.add(f"{name} {'opens with' if opening else 'bids'} {self._cubes(action.amount)} for "
-                    f"the {self.company_name(a.company)} company.", "bid", seat=seat,
+                    f"the {self.company_name(a.company)} company.", "bid", rule=R.AUCTION, seat=seat,
                     company=a.company, amount=action.amount)
             self._next_bidder(state, seat, log)
         elif isinstance(action, PassBid):
             a = state.auction
             assert a is not None
             a.bidders.remove(seat)
-            log.add(f"{name} passes and is out of this auction.", "pass_bid", seat=seat)
+            log.add(f"{name} passes and is out of this auction.", "pass_bid", rule=R.AUCTION, seat=seat)
             self._next_bidder(state, seat, log)
         elif isinstance(action, BuildTrack):
             self._build(state, action, log)
@@ -522,7 +523,7 @@ class SteelDriverRules(Ruleset[SDState]):
             colour = state.goods_on.pop(action.location)
             c.goods[colour] = c.goods.get(colour, 0) + 1
             log.add(f"The {self.company_name(c.id)} company claims the {colour} cube at "
-                    f"{self.location_name(action.location)}.", "claim", seat=seat,
+                    f"{self.location_name(action.location)}.", "claim", rule=R.CLAIM, seat=seat,
                     company=c.id, location=action.location, colour=colour)
             state.cursor = (state.cursor + 1) % len(state.order)
         self._advance(state, log)
@@ -539,7 +540,7 @@ class SteelDriverRules(Ruleset[SDState]):
                 p = state.players[state.active]
                 if p.cubes == 0:
                     log.add(f"{p.name} has no investment cubes and passes the Active Player marker.",
-                            "pass_marker", seat=state.active, forced=True)
+                            "pass_marker", rule=R.MARKER, seat=state.active, forced=True)
                     self._pass_marker(state)
                     continue
                 return
@@ -559,7 +560,7 @@ class SteelDriverRules(Ruleset[SDState]):
     def _begin_turn(self, state: SDState, log: EventLog) -> None:
         state.turn += 1
         order = ", ".join(self.company_name(c) for c in state.order)
-        log.add(f"Turn {state.turn} of {TURNS} begins. Order of play: {order}.", "turn",
+        log.add(f"Turn {state.turn} of {TURNS} begins. Order of play: {order}.", "turn", rule=R.TURN_ORDER,
                 turn=state.turn)
         self._take_cubes(state, log)
         for c in state.companies.values():
@@ -570,7 +571,7 @@ class SteelDriverRules(Ruleset[SDState]):
         state.last_offerer = None
         state.auction = None
         log.add(f"Auctions: {self._name(state, state.active)} holds the Active Player marker.",
-                "auctions", seat=state.active)
+                "auctions", rule=R.MARKER, seat=state.active)
 
     def _take_cubes(self, state: SDState, log: EventLog) -> None:
         n = len(state.players)
@@ -591,16 +592,16 @@ class SteelDriverRules(Ruleset[SDState]):
             state.players[seat].cubes += k
         state.pool -= sum(given)
         if all(k == each for k in given):
-            log.add(f"Each player takes {self._cubes(each)} from the pool.", "take_cubes",
+            log.add(f"Each player takes {self._cubes(each)} from the pool.", "take_cubes", rule=R.TAKE_CUBES,
                     given=given)
         else:
             log.add("The pool runs out: " + ", ".join(
                 f"{self._name(state, s)} takes {k}" for s, k in enumerate(given))
-                + f" (of {each} each).", "take_cubes", given=given)
+                + f" (of {each} each).", "take_cubes", rule=R.TAKE_CUBES, given=given)
         stand_ins = self.stand_ins(state)
         if stand_ins > stand_ins_before:
             log.add(f"The white investment cubes have run out: {stand_ins} goods cubes now stand "
-                    "in for them.", "stand_ins", count=stand_ins)
+                    "in for them.", "stand_ins", rule=R.STAND_INS, count=stand_ins)
 
     # ------------------------------------------------------------ auctions
     def _pass_marker(self, state: SDState) -> None:
@@ -630,7 +631,7 @@ class SteelDriverRules(Ruleset[SDState]):
                 return
             a.bidders.remove(seat)
             log.add(f"{p.name} cannot bid more than {a.high_bid} (holds {self._cubes(p.cubes)}) "
-                    "and is out of this auction.", "pass_bid", seat=seat, forced=True)
+                    "and is out of this auction.", "pass_bid", rule=R.AUCTION, seat=seat, forced=True)
             for i in range(1, n + 1):
                 nxt = (seat + i) % n
                 if nxt in a.bidders and nxt != a.high_seat:
@@ -653,7 +654,7 @@ class SteelDriverRules(Ruleset[SDState]):
         p.shares[c.id] = p.shares.get(c.id, 0) + 1
         name = self.company_name(c.id)
         log.add(f"{p.name} wins control of the {name} company for {self._cubes(bid)}, paid into "
-                f"its box, and takes a {name} share ({c.shares_left} left).", "win", seat=seat,
+                f"its box, and takes a {name} share ({c.shares_left} left).", "win", rule=R.CONTROL, seat=seat,
                 company=c.id, cubes=-bid, company_cubes=bid)
         state.auction = None
         state.step = Step.AUCTION
@@ -667,12 +668,12 @@ class SteelDriverRules(Ruleset[SDState]):
         unsold = [self.company_name(c) for c in self.available(state)]
         rest = f"; nobody bought {', '.join(unsold)}" if unsold else ""
         log.add(f"The auctions are over{rest}. {self._name(state, state.active)} now holds the "
-                "Active Player marker.", "auctions_over", seat=state.active)
+                "Active Player marker.", "auctions_over", rule=R.END_AUCTIONS, seat=state.active)
         state.step = Step.BUILD
         state.passed = []
         state.cursor = 0
         log.add("Track building, in the order " + ", ".join(
-            self.company_name(c) for c in state.order) + ".", "build_phase")
+            self.company_name(c) for c in state.order) + ".", "build_phase", rule=R.BUILD)
 
     # ------------------------------------------------------------ building and claiming turns
     def _next_company(self, state: SDState, log: EventLog, refusal: Any) -> bool:
@@ -690,7 +691,7 @@ class SteelDriverRules(Ruleset[SDState]):
                     return True
                 state.passed.append(cid)
                 log.add(f"The {self.company_name(cid)} company passes ({why}); "
-                        f"{ordinal(len(state.passed))} on the Pass row.", "pass_company",
+                        f"{ordinal(len(state.passed))} on the Pass row.", "pass_company", rule=R.MUST_BUILD,
                         company=cid, position=len(state.passed))
             state.cursor = (state.cursor + 1) % n
         return False
@@ -744,8 +745,9 @@ class SteelDriverRules(Ruleset[SDState]):
             what = "no new location"
         c.profit += gain
         name = self.company_name(c.id)
+        build_rules = (R.BUILD, *([R.FIRST_LINK] if how else []), *([R.NEW_LOCATION] if gain else []))
         log.add(f"The {name} company builds {self.route_name(r.id)}{how} for "
-                f"{self._cubes(r.cost)} ({what}; profit ${c.profit}).", "build",
+                f"{self._cubes(r.cost)} ({what}; profit ${c.profit}).", "build", rule=build_rules,
                 seat=action.seat, company=c.id, route=r.id, cost=r.cost, gain=gain,
                 reached=target)
         if outcome.bonus:
@@ -813,7 +815,7 @@ class SteelDriverRules(Ruleset[SDState]):
                 + f" +${TRANSCONTINENTAL_OTHERS} each") if others else ""
         log.add(f"The transcontinental link! {west} and {east} are joined "
                 f"({links} links): {self.company_name(builder)} +${outcome.bonus}{rest}.",
-                "transcontinental", company=builder, others=others, links=links)
+                "transcontinental", rule=R.TRANSCONTINENTAL, company=builder, others=others, links=links)
 
     # ------------------------------------------------------------ profits and the end of a turn
     def _take_profits(self, state: SDState, log: EventLog) -> None:
@@ -824,12 +826,12 @@ class SteelDriverRules(Ruleset[SDState]):
             name = self.company_name(c.id)
             if c.controller is None:
                 log.add(f"Nobody controls the {name} company: its ${c.profit} profit is paid to "
-                        "no one.", "profit_lost", company=c.id, profit=c.profit)
+                        "no one.", "profit_lost", rule=R.PROFITS, company=c.id, profit=c.profit)
                 continue
             p = state.players[c.controller]
             p.cash += c.profit
             income[c.controller] += c.profit
-            log.add(f"{p.name} takes ${c.profit} profit from the {name} company.", "profit",
+            log.add(f"{p.name} takes ${c.profit} profit from the {name} company.", "profit", rule=R.PROFITS,
                     seat=c.controller, cash=c.profit, company=c.id)
         state.history.append([(income[s], p.cash) for s, p in enumerate(state.players)])
 
@@ -842,7 +844,7 @@ class SteelDriverRules(Ruleset[SDState]):
             c.controller = None
             c.auctioned = False
         log.add(f"End of turn {state.turn}. Next order of play: "
-                + ", ".join(self.company_name(c) for c in state.order) + ".", "end_turn",
+                + ", ".join(self.company_name(c) for c in state.order) + ".", "end_turn", rule=R.NEXT_ORDER,
                 turn=state.turn, order=list(state.order))
         # Ruling "counting turns": the game counts its five turns itself; shares
         # left only show it when some company was bought every turn.
@@ -878,7 +880,7 @@ class SteelDriverRules(Ruleset[SDState]):
         state.step = Step.CLAIM
         log.add(f"Final profit determination. Unspent investment cubes go back to the pool "
                 f"({from_companies} from company boxes, {from_players} from players' hands): "
-                "they are goods cubes now.", "final", company_cubes=from_companies,
+                "they are goods cubes now.", "final", rule=R.FINAL, company_cubes=from_companies,
                 player_cubes=from_players)
         supply = dict(self.map.cube_supply)
         touched = {end for rid in state.track for end in (self._route[rid].a, self._route[rid].b)}
@@ -893,7 +895,7 @@ class SteelDriverRules(Ruleset[SDState]):
             placed[loc.colour] = placed.get(loc.colour, 0) + 1
         state.pool -= len(state.goods_on)
         log.add(f"A goods cube goes on each of the {len(state.goods_on)} locations with track: "
-                + (self.goods_text(placed) if placed else "none") + ".", "goods", placed=placed)
+                + (self.goods_text(placed) if placed else "none") + ".", "goods", rule=R.FINAL, placed=placed)
         for c in state.companies.values():
             seat = self.final_controller(state, c.id)
             c.controller = seat
@@ -901,12 +903,12 @@ class SteelDriverRules(Ruleset[SDState]):
                 continue
             held = state.players[seat].shares.get(c.id, 0)
             log.add(f"{self._name(state, seat)} controls the {self.company_name(c.id)} company at "
-                    f"the end ({held} share{'s' if held != 1 else ''}).", "final_control",
+                    f"the end ({held} share{'s' if held != 1 else ''}).", "final_control", rule=R.FINAL,
                     seat=seat, company=c.id)
         state.passed = []
         state.cursor = 0
         log.add("The companies claim goods cubes in the order " + ", ".join(
-            self.company_name(c) for c in state.order) + ".", "claims")
+            self.company_name(c) for c in state.order) + ".", "claims", rule=R.CLAIM)
 
     def _final_payout(self, state: SDState, log: EventLog) -> None:
         for c in state.companies.values():
@@ -914,7 +916,7 @@ class SteelDriverRules(Ruleset[SDState]):
             if c.goods:
                 sets = " + ".join(f"${SET_VALUES[len(s)]}" for s in goods_sets(c.goods))
                 log.add(f"The {self.company_name(c.id)} company's goods ({self.goods_text(c.goods)}) "
-                        f"make {sets} = ${c.final_profit} a share.", "final_profit", company=c.id,
+                        f"make {sets} = ${c.final_profit} a share.", "final_profit", rule=R.SETS, company=c.id,
                         profit=c.final_profit)
         final: dict[str, dict[str, int]] = {}
         state.goods_controlled = [0] * len(state.players)
@@ -929,14 +931,14 @@ class SteelDriverRules(Ruleset[SDState]):
                 log.add(f"{p.name} is paid ${payout} for shares (" + ", ".join(
                     f"{p.shares[cid]} {self.company_name(cid)}" for cid in self.companies
                     if p.shares.get(cid)) + ").",
-                    "payout", seat=seat, cash=payout)
+                    "payout", rule=R.SETS, seat=seat, cash=payout)
             final[p.name] = {"profits": before, "shares": payout, "total": p.cash}
         state.final = final
         state.step = Step.OVER
         result = self.result(state)
         assert result is not None
         log.add("Game over. " + ", ".join(f"{k} ${v}" for k, v in result.scores.items())
-                + f". Winner: {' and '.join(result.winners)}.", "game_over")
+                + f". Winner: {' and '.join(result.winners)}.", "game_over", rule=R.WINNER)
 
     def result(self, state: SDState) -> Result | None:
         if state.final is None:

@@ -1,0 +1,222 @@
+"""Tables: what a game screen plays against, wherever the game lives.
+
+A screen asks its table for the view of the seat at this terminal, the
+prompt, the events that seat may see, and sends ``submit(action)`` and
+``undo(seat)``. To redraw only what changed it keeps the ``mark()`` of what it
+last drew and asks ``changes(mark)``: the new events, or ``full=True`` when
+the game went back (undo, a step back) and everything must be drawn again.
+
+Two kinds exist here: the local table (``railgames.app.session.Session``,
+a game in this process) and ``Recording`` (a record stepped forward and back,
+read-only). Nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from railgames.core.engine import Action, Game, Prompt, Result, Ruleset
+from railgames.core.errors import IllegalAction
+from railgames.core.events import Event
+from railgames.core.record import GameRecord, PlayerSpec
+
+# A snapshot of the state every this many actions: a step back replays fewer than this.
+SNAPSHOT_EVERY = 8
+
+
+@dataclass(frozen=True)
+class Change:
+    """What to redraw since a mark: everything (``full``), or just these new events."""
+
+    full: bool
+    events: tuple[Event, ...] = ()
+
+
+@runtime_checkable
+class Table(Protocol):
+    read_only: bool
+
+    @property
+    def ruleset(self) -> Ruleset[Any]: ...
+
+    @property
+    def players(self) -> list[PlayerSpec]: ...
+
+    def view(self, seat: int | None) -> Any:
+        """What ``seat`` may see now (None: only what everyone may see)."""
+
+    def prompt(self) -> Prompt | None: ...
+
+    def events_for(self, seat: int | None) -> list[Event]: ...
+
+    def result(self) -> Result | None: ...
+
+    def submit(self, action: Mapping[str, Any] | Action) -> list[Event]:
+        """Apply through the rules; IllegalAction or MalformedAction change nothing."""
+
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s own last action, or raise IllegalAction with the reason."""
+
+    def mark(self) -> Any:
+        """A token for what the screen has drawn; pass it to ``changes`` later."""
+
+    def changes(self, mark: Any) -> Change: ...
+
+
+class Recording:
+    """A finished or unfinished record, stepped forward and back; nothing can be played.
+
+    ``position`` is the number of the record's actions applied (0 = just after
+    set-up). The whole record is replayed once when opened: that checks every
+    action, collects every event and keeps a snapshot of the state every
+    ``SNAPSHOT_EVERY`` actions, so that any position is reached by copying a
+    snapshot and applying at most ``SNAPSHOT_EVERY - 1`` actions.
+
+    ``seat`` is who watches: ``reveal_all`` shows everything (a demonstration,
+    a finished game), otherwise only what that seat may see (history of a game
+    in progress).
+    """
+
+    read_only = True
+
+    def __init__(self, ruleset: Ruleset[Any], record: GameRecord, *, seat: int | None = None,
+                 reveal_all: bool = False, upto: int | None = None) -> None:
+        self._ruleset = ruleset
+        self.record = record
+        self.seat = seat
+        self.reveal_all = reveal_all
+        actions = record.actions if upto is None else record.actions[:upto]
+        header = record.model_copy(update={"actions": []})
+        game = Game.replay(ruleset, header)  # set-up only; checks players and map
+        self._snapshots: dict[int, Any] = {0: self._detach(game.state)}
+        self._log_len = [len(game.log)]
+        self._turns = [ruleset.turn_of(game.state)]
+        for index, raw in enumerate(actions):
+            game.apply(raw)
+            self._log_len.append(len(game.log))
+            self._turns.append(ruleset.turn_of(game.state))
+            if (index + 1) % SNAPSHOT_EVERY == 0:
+                self._snapshots[index + 1] = self._detach(game.state)
+        self.log: list[Event] = list(game.log)
+        self.length = len(actions)
+        self._actions = list(actions)
+        self._game = game
+        self.position = self.length
+
+    @classmethod
+    def of_game(cls, game: Game, **kw: Any) -> Recording:
+        return cls(game.ruleset, game.record.model_copy(deep=True), **kw)
+
+    # --- snapshots keep no log: the events are kept once, in ``self.log``
+    def _detach(self, state: Any) -> Any:
+        log = self._ruleset.log_of(state)
+        state.log = []
+        try:
+            return copy.deepcopy(state)
+        finally:
+            state.log = log
+
+    def _restore(self, at: int) -> Game:
+        state = copy.deepcopy(self._snapshots[at])
+        state.log = self.log[: self._log_len[at]]
+        header = self.record.model_copy(update={"actions": list(self._actions[:at])})
+        return Game(self._ruleset, header, state)
+
+    # --- moving
+    def seek(self, position: int) -> None:
+        position = max(0, min(self.length, position))
+        if position == self.position:
+            return
+        if position < self.position or position - self.position >= SNAPSHOT_EVERY:
+            base = position - position % SNAPSHOT_EVERY
+            self._game = self._restore(base)
+            self.position = base
+        while self.position < position:
+            self._game.apply(self._actions[self.position])
+            self.position += 1
+
+    def step(self, delta: int = 1) -> None:
+        self.seek(self.position + delta)
+
+    def turn_at(self, position: int) -> int:
+        return self._turns[position]
+
+    def position_of_turn(self, turn: int) -> int | None:
+        """The first position at which ``turn`` has begun, or None if the game never reaches it."""
+        for position, t in enumerate(self._turns):
+            if t >= turn:
+                return position
+        return None
+
+    @property
+    def last_turn(self) -> int:
+        return self._turns[-1]
+
+    @property
+    def at_end(self) -> bool:
+        return self.position >= self.length
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    # --- the Table interface
+    @property
+    def ruleset(self) -> Ruleset[Any]:
+        return self._ruleset
+
+    @property
+    def players(self) -> list[PlayerSpec]:
+        return self.record.players
+
+    @property
+    def state(self) -> Any:
+        return self._game.state
+
+    def view(self, seat: int | None = None) -> Any:
+        if self.reveal_all:
+            return self._game.state
+        return self._game.view(self.seat if seat is None else seat)
+
+    def prompt(self) -> Prompt | None:
+        return self._game.prompt()
+
+    def events_for(self, seat: int | None = None) -> list[Event]:
+        shown = self.log[: self._log_len[self.position]]
+        if self.reveal_all:
+            return shown
+        who = self.seat if seat is None else seat
+        return [e for e in shown if e.visible(who)]
+
+    def all_events(self) -> list[Event]:
+        """Every event of the record this watcher may see, wherever the position is."""
+        if self.reveal_all:
+            return list(self.log)
+        return [e for e in self.log if e.visible(self.seat)]
+
+    def events_between(self, start: int, end: int) -> list[Event]:
+        """The events (as this watcher may see them) of positions start+1 .. end."""
+        events = self.log[self._log_len[start]: self._log_len[end]]
+        if self.reveal_all:
+            return events
+        return [e for e in events if e.visible(self.seat)]
+
+    def result(self) -> Result | None:
+        return self._game.result()
+
+    def submit(self, action: Mapping[str, Any] | Action) -> list[Event]:
+        raise IllegalAction("this is a recording: nothing can be played here")
+
+    def undo(self, seat: int) -> None:
+        raise IllegalAction("this is a recording: step back with \u2190 instead")
+
+    def mark(self) -> int:
+        return self.position
+
+    def changes(self, mark: int) -> Change:
+        if mark > self.position:
+            return Change(full=True)
+        return Change(full=False, events=tuple(self.events_between(mark, self.position)))
