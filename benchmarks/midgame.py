@@ -26,7 +26,7 @@ def play_until(stop: Any, seed: int = 7, max_actions: int = 2000,
     """
     ruleset = load_ruleset("new-england")
     game = Game.new(ruleset, [PlayerSpec(name=n) for n in NAMES], seed=seed)
-    bots = [make_bot("greedy", "new-england", seed + i) for i in range(len(NAMES))]
+    bots = [make_bot("greedy", ruleset, seed + i) for i in range(len(NAMES))]
     for _ in range(max_actions):
         if stop(game):
             return game
@@ -56,7 +56,8 @@ def auction_record(turn: int = 3, seed: int = 7, borrow: int = 0) -> Game:
         if not borrow or game.state.turn != turn:
             return None
         if game.state.step is Step.LOANS:
-            amount = max(prompt.amount.min, min(borrow, prompt.amount.max))
+            top = prompt.amount.max  # None: Bank Loans have no upper end
+            amount = max(prompt.amount.min, borrow if top is None else min(borrow, top))
             return {"type": "borrow", "seat": prompt.seat, "amount": amount}
         if game.state.step is Step.RETIRE:
             return {"type": "retire", "seat": prompt.seat, "amount": 0}

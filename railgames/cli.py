@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,15 @@ def _err(text: str) -> None:
 
 
 # ------------------------------------------------------------------ simulate
+def wins_text(wins: Fraction) -> str:
+    """Whole wins as a whole number; shared wins as a mixed fraction ("2 1/3")."""
+    whole, part = divmod(wins, 1)
+    if not part:
+        return str(int(whole))
+    share = f"{part.numerator}/{part.denominator}"
+    return f"{int(whole)} {share}" if whole else share
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from railgames.core.record import save_record
     from railgames.core.simulate import bot_players, play_bot_game
@@ -45,7 +55,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if save_dir:
         save_dir.mkdir(parents=True, exist_ok=True)
     games: list[dict[str, Any]] = []
-    wins = {p.name: 0.0 for p in players}
+    wins = {p.name: Fraction(0) for p in players}  # a shared win counts as a share
     totals = {p.name: 0 for p in players}
     started = time.perf_counter()
 
@@ -55,7 +65,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         result = game.result()
         assert result is not None
         for w in result.winners:
-            wins[w] += 1 / len(result.winners)
+            wins[w] += Fraction(1, len(result.winners))
         for name, score in result.scores.items():
             totals[name] += score
         games.append({
@@ -86,7 +96,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _out(f"{ruleset.title}: {n} games, {args.players} {args.bots} bots, seeds {args.seed}..{args.seed + n - 1}")
     _out(f"{'seat':<6}{'player':<8}{'wins':>8}{'mean score':>12}")
     for i, p in enumerate(players):
-        _out(f"{i:<6}{p.name:<8}{wins[p.name]:>8.1f}{totals[p.name] / n:>12.1f}")
+        _out(f"{i:<6}{p.name:<8}{wins_text(wins[p.name]):>8}{totals[p.name] / n:>12.1f}")
     _out(f"actions per game: {mean_actions:.1f}   games/s: {rate:.1f}")
     if save_dir:
         _out(f"records saved in {save_dir}")
@@ -101,11 +111,11 @@ def replay_file(path: str) -> Any:
     from railgames.core.map_pins import ruleset_for_record
     from railgames.core.record import load_record
 
-    record = load_record(path)
-    ruleset = ruleset_for_record(record, path)
+    record = load_record(path)  # its errors name the file already
+    ruleset = ruleset_for_record(record, path)  # so do these
     try:
         return Game.replay(ruleset, record)
-    except RailgamesError as exc:
+    except RailgamesError as exc:  # every other problem with the file names it too
         raise RecordError(f"{path}: {exc.reason}") from None
 
 
@@ -177,7 +187,14 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
     cls = ruleset_class(args.game)
     package = cls.__module__.rsplit(".", 1)[0]
-    print(resources.files(package).joinpath("help.md").read_text(encoding="utf-8"))
+    text = resources.files(package).joinpath("help.md").read_text(encoding="utf-8")
+    if sys.stdout.isatty():  # rendered on a terminal; plain Markdown into a pipe or a file
+        from rich.console import Console
+        from rich.markdown import Markdown
+
+        Console().print(Markdown(text))
+    else:
+        print(text)
     return 0
 
 

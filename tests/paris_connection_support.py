@@ -24,6 +24,7 @@ from railgames.games.paris_connection.state import PCState, Step
 
 COMPANIES = ["red", "yellow", "blue", "green", "black", "white"]
 TOTAL_PER_COMPANY = 33
+VALUE_MARKER = 1  # one locomotive of each company marks its value on the score track
 
 TOWER = (10, 5)
 START = {"red": (11, 4), "yellow": (11, 5), "blue": (11, 6), "green": (10, 6),
@@ -118,7 +119,7 @@ def check_invariants(rules: ParisConnectionRules, state: PCState) -> None:
     on_board = state.on_board()
     for c in COMPANIES:
         assert state.supply[c] >= 0
-        assert state.supply[c] + on_board.get(c, 0) + held[c] == TOTAL_PER_COMPANY, c
+        assert state.supply[c] + on_board.get(c, 0) + held[c] + VALUE_MARKER == TOTAL_PER_COMPANY, c
         assert state.value[c] == sum(rules.hex_value(h) for h, here in state.board.items()
                                      if c in here), c
     for h, here in state.board.items():

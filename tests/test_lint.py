@@ -32,7 +32,7 @@ def rules_layer_files() -> list[Path]:
     for game in (ROOT / "railgames" / "games").iterdir():
         if game.is_dir():
             files += [p for p in game.glob("*.py") if p.name not in {"board.py", "ui.py"}]
-    return files + [ROOT / "railgames" / "games" / "__init__.py", ROOT / "railgames" / "games" / "bots.py"]
+    return files + [ROOT / "railgames" / "games" / "__init__.py"]
 
 
 def test_rules_layer_never_imports_textual() -> None:
@@ -49,3 +49,41 @@ def test_rules_layer_never_imports_textual() -> None:
                           if n.split(".")[0] in {"textual", "railgames"} and
                           (n.startswith("textual") or n.startswith("railgames.app"))]
     assert not offenders, offenders
+
+
+def imported_modules(path: Path) -> list[str]:
+    """Every module a file imports, at the top or inside a function."""
+    names: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.append(node.module)
+    return names
+
+
+def test_the_kernel_never_imports_a_game() -> None:
+    # Games plug into the kernel (each Ruleset names its own bots); never the other way round.
+    # The registry (railgames.games itself) only maps ids to import paths, so it may be used.
+    games = {p.name for p in (ROOT / "railgames" / "games").iterdir() if p.is_dir()}
+    offenders = []
+    for path in sorted((ROOT / "railgames" / "core").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            offenders += [f"{path.relative_to(ROOT)}: {n}" for n in names
+                          if n.startswith("railgames.games.")
+                          and (n.split(".")[2] in games or n.split(".")[2] == "bots")]
+    assert not offenders, offenders
+
+
+def test_the_screens_never_import_the_app_that_imports_them() -> None:
+    # Screens know the app only as the GameShell protocol (railgames/app/shell.py).
+    offenders = [f"{path.relative_to(ROOT)}: {name}"
+                 for path in sorted((ROOT / "railgames" / "app" / "screens").rglob("*.py"))
+                 for name in imported_modules(path) if name == "railgames.app.main"]
+    assert not offenders, offenders
+    assert "railgames.app.screens" not in " ".join(imported_modules(ROOT / "railgames" / "app" / "shell.py"))

@@ -108,9 +108,9 @@ def test_bot_games_keep_the_rules_invariants(ruleset, kind, players, seed):
     assert result.winners == [n for n, v in scores.items() if v == max(scores.values())]
     for r in state.railways:
         parts = result.breakdown[r.name]
-        assert parts["total"] == parts["cash"] + parts["link_values"] + parts["loans_repaid"] + parts["service"]
+        assert parts["total"] == parts["cash"] + parts["link_values"] + parts["debt_owed"] + parts["service"]
         assert parts["link_values"] == sum(ruleset.link_value(link) for link in r.links)
-        assert parts["service"] == parts["loans_repaid"] // 5
+        assert parts["service"] == parts["debt_owed"] // 5
 
     replayed = Game.replay(ruleset, game.record)
     assert replayed.state == state

@@ -168,6 +168,20 @@ def test_loans_come_in_ten_dollar_units(ruleset):
     game.apply(Borrow(seat=prompt.seat, amount=20))
 
 
+def test_loans_have_no_upper_limit(ruleset):
+    # The rulebook sets no limit on borrowing (docs/rulings/new-england.md, "No loan limit").
+    game = start_game(ruleset, 3)
+    seat = prompt_seat(game)
+    prompt = game.prompt()
+    assert prompt.amount.max is None
+    game.apply(Borrow(seat=seat, amount=250))
+    r = game.state.railways[seat]
+    assert (r.cash, r.debt) == (260, 250)
+    seat = prompt_seat(game)
+    game.apply(Borrow(seat=seat, amount=10_000))
+    assert game.state.railways[seat].debt == 10_000
+
+
 def test_debt_service_of_a_fifth_is_paid_without_asking(ruleset):
     game = start_game(ruleset, 3)
     order = game.state.seat_order()
@@ -245,6 +259,32 @@ def test_a_city_listed_on_two_growth_cards_gets_two_cubes(ruleset):
     finish_loans(game)
     cities = ruleset.map.growth_deck[card].cities
     assert cube_counts(game) - before == Counter(cities * 2)
+
+
+def test_a_reshuffle_never_brings_back_a_card_turned_this_turn(ruleset):
+    # Ruling "empty deck": two cards are turned (3 players, two links on offer) with one
+    # left in the deck; the reshuffle takes only the earlier discard.
+    game = start_game(ruleset, 3)
+    state = game.state
+    first, earlier = state.growth_deck[-1], state.growth_deck[0]
+    state.growth_deck, state.growth_discard = [first], [earlier]
+    finish_loans(game)
+    turned = [e.data["cities"] for e in events_of(game, "growth")]
+    assert turned == [ruleset.map.growth_deck[first].cities, ruleset.map.growth_deck[earlier].cities]
+    assert [e.kind for e in events_of(game, "reshuffle")] == ["reshuffle"]
+    assert state.growth_deck == [] and sorted(state.growth_discard) == sorted([first, earlier])
+
+
+def test_no_growth_card_comes_up_twice_in_a_turn(ruleset):
+    # Every card already turned this turn: the step stops rather than turning one again.
+    game = start_game(ruleset, 3)
+    state = game.state
+    only = state.growth_deck[-1]
+    state.growth_deck, state.growth_discard = [only], []
+    finish_loans(game)
+    assert [e.data["cities"] for e in events_of(game, "growth")] == [ruleset.map.growth_deck[only].cities]
+    assert len(events_of(game, "growth_exhausted")) == 1
+    assert state.growth_discard == [only]
 
 
 def test_growth_with_an_empty_cup_draws_nothing_and_says_so(ruleset):
@@ -394,6 +434,7 @@ def test_a_bidder_who_cannot_top_the_high_bid_drops_out(ruleset):
     assert o[1] not in game.state.auction.bidders
     dropped = [e for e in events_of(game, "pass_bid") if e.data["seat"] == o[1]]
     assert len(dropped) == 1 and "drops out" in dropped[0].text
+    assert "cannot top the high bid of $" in dropped[0].text
 
 
 def test_a_railway_with_no_cash_cannot_open_the_bidding(ruleset):
@@ -488,6 +529,10 @@ def test_buyers_ship_once_and_everyone_else_twice(ruleset):
         seen.append((game.state.ship_round, seat))
         game.apply(PassShip(seat=seat))
     assert seen == [(1, o[0]), (1, o[2]), (1, o[3]), (2, o[0]), (2, o[1]), (2, o[2]), (2, o[3])]
+    [why] = events_of(game, "sit_out_ship")
+    assert why.data == {"seats": [o[1]]}
+    assert f"{game.players[o[1]].name} bought a Railway Link this turn" in why.text
+    assert "first round" in why.text
 
 
 def shipping_game(ruleset, owners, cubes, players=4):
@@ -690,7 +735,7 @@ def test_final_scoring_adds_link_values_and_repays_loans_with_service(ruleset):
     assert [r.cash for r in game.state.railways] == expected
     assert all(r.debt == 0 for r in game.state.railways)
     parts = result.breakdown[game.players[0].name]
-    assert parts == {"cash": 17, "link_values": values[0], "loans_repaid": -30, "service": -6,
+    assert parts == {"cash": 17, "link_values": values[0], "debt_owed": -30, "service": -6,
                      "total": expected[0]}
 
 

@@ -15,6 +15,7 @@ from paris_connection_support import (
     START,
     TOTAL_PER_COMPANY,
     TOWER,
+    VALUE_MARKER,
     build,
     check_invariants,
     end_build,
@@ -67,7 +68,9 @@ def test_the_deal_gives_each_player_the_hand_for_the_player_count(
     for p in game.state.players:
         dealt.update(p.shares or {})
     for c in COMPANIES:
-        assert game.state.supply[c] + dealt[c] + 1 == TOTAL_PER_COMPANY
+        # One in Paris, one marking the value: 31 of the 33 are dealt or stored.
+        assert game.state.supply[c] + dealt[c] == 31
+        assert game.state.supply[c] + dealt[c] + 1 + VALUE_MARKER == TOTAL_PER_COMPANY
     check_invariants(pc, game.state)
 
 
@@ -301,8 +304,17 @@ def test_placements_of_an_open_build_can_be_taken_back(pc: ParisConnectionRules)
     game.undo(seat)
     assert game.state == before and game.record.actions == []
     game.apply(build(seat, "red", (12, 4)))
+    ended = game.snapshot()
     game.apply(end_build(seat))
-    with pytest.raises(IllegalAction, match="a new turn has begun"):
+    # Ending the build may be taken back while the next player has not moved...
+    game.undo(seat)
+    assert game.state == ended
+    game.apply(end_build(seat))
+    following = to_move(game)
+    game.apply(game.legal_actions()[0])
+    assert game.record.actions[-1]["seat"] == following
+    # ...but never once they have.
+    with pytest.raises(IllegalAction, match="not yours"):
         game.undo(seat)
 
 

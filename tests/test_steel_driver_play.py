@@ -18,12 +18,12 @@ from steel_driver_support import (
 )
 
 from railgames.cli import main
+from railgames.core.bots import make_bot
 from railgames.core.engine import Game
 from railgames.core.errors import RailgamesError
 from railgames.core.record import PlayerSpec, load_record
 from railgames.core.simulate import bot_players, bots_for, play_bot_game, step_bot
-from railgames.games import GAMES, NOT_IN_LAUNCHER, playable_games
-from railgames.games.bots import GREEDY
+from railgames.games import GAMES, NOT_IN_LAUNCHER, load_ruleset, playable_games
 from railgames.games.steel_driver.actions import BuildTrack, ClaimGoods, PutUp
 from railgames.games.steel_driver.bots import GreedyBot
 from railgames.games.steel_driver.rules import SteelDriverRules, set_value
@@ -236,7 +236,8 @@ def test_greedy_bot_bids_for_a_company_worth_having(sd: SteelDriverRules) -> Non
 
 # ---------------------------------------------------------------- registration and the CLI
 def test_registered_for_the_cli_and_in_the_launcher() -> None:
-    assert "steel-driver" in GAMES and "steel-driver" in GREEDY
+    assert "steel-driver" in GAMES
+    assert isinstance(make_bot("greedy", load_ruleset("steel-driver"), 1), GreedyBot)
     assert "steel-driver" not in NOT_IN_LAUNCHER
     assert "steel-driver" in [g.id for g in playable_games()]
 

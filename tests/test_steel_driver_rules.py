@@ -222,6 +222,8 @@ def test_a_player_with_no_cubes_passes_the_marker_and_leaves_the_bidding(sd: Ste
     assert to_move(game) == (a + 2) % 3  # the player with no cubes is not asked
     forced = events(game, "pass_bid")[-1]
     assert forced.data == {"seat": broke, "forced": True}
+    name = game.players[broke].name
+    assert forced.text.startswith(f"{name} cannot top the high bid of 1 (holds 0 cubes)")
     game.apply(PassBid(seat=(a + 2) % 3))
     # The marker comes to the player with no cubes, who passes it on at once.
     assert state.step is Step.AUCTION and state.active == (broke + 1) % 3

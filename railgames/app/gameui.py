@@ -18,6 +18,7 @@ from rich.text import Text
 
 from railgames.app.palette import player_letters, player_style
 from railgames.core.engine import Prompt, Ruleset
+from railgames.core.errors import RailgamesError
 
 
 @dataclass
@@ -73,6 +74,23 @@ class GameUI:
 
     def hotkeys(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Hotkey]:
         return []
+
+    def why_not(self, state: Any, prompt: Prompt, prefix: list[str], key: str) -> str:
+        """Why the place ``key``, picked on the board, is not a choice at this level.
+
+        Games give the rules' own reason; this plain answer is the fallback.
+        """
+        name = self.ruleset.city_name(key) if hasattr(self.ruleset, "city_name") else key
+        return f"{name} is not one of the choices here (the highlighted places are)"
+
+    def rules_refusal(self, state: Any, action: Any) -> str | None:
+        """The rules' reason for refusing ``action`` now, or None if they would allow it."""
+        try:
+            self.ruleset.check_references(action)
+            self.ruleset.validate(state, action)
+        except RailgamesError as exc:
+            return exc.reason
+        return None
 
     def amount_context(self, state: Any, prompt: Prompt, names: Sequence[str]) -> str:
         return ""

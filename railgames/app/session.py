@@ -183,7 +183,10 @@ class Session:
         return self.game.log[start:]
 
     def undo(self, seat: int) -> None:
-        """Take back ``seat``'s own last action; raises IllegalAction with the reason when refused.
+        """Take back ``seat``'s own last decision, and any bots' moves after it.
+
+        Raises IllegalAction with the reason when refused (another person has
+        moved since, or dice, a draw or a secret came out).
 
         ``seat`` is the player at the keyboard: nobody can take back another
         player's move, however the keys are passed around.

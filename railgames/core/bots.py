@@ -30,7 +30,7 @@ class RandomBot:
     def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
         options: list[Any] = list(prompt.choices)
         amount = prompt.amount
-        if amount is not None and amount.min <= amount.max:
+        if amount is not None and (amount.max is None or amount.min <= amount.max):
             options.append(amount)
         pick = self.rng.choice(options)
         if pick is amount:
@@ -42,11 +42,13 @@ class RandomBot:
         return pick
 
 
-def make_bot(kind: str, game_id: str, seed: int) -> Bot:
+def make_bot(kind: str, ruleset: Ruleset[Any], seed: int) -> Bot:
+    """A bot of ``kind`` for this game: the kernel's random bot, or one the ruleset names."""
     if kind == "random":
         return RandomBot(seed)
-    if kind == "greedy":
-        from railgames.games.bots import greedy_bot
-
-        return greedy_bot(game_id, seed)
-    raise ValueError(f"no bot of kind '{kind}'")
+    makers = ruleset.bot_makers()
+    if kind not in makers:
+        known = ", ".join(["random", *sorted(makers)])
+        raise ValueError(f"{ruleset.title} has no bot of kind '{kind}' (bots: {known})")
+    bot: Bot = makers[kind](seed)
+    return bot

@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -35,14 +35,21 @@ class Action(BaseModel):
 
 
 class AmountInput(BaseModel):
-    """An expected number, rather than a list: a bid, a loan."""
+    """An expected number, rather than a list: a bid, a loan.
+
+    ``max`` is None when the rules set no upper end (New England's Bank Loans).
+    """
 
     model_config = ConfigDict(frozen=True)
+
+    # How many values an open-ended amount lists for bots and the command palette;
+    # any larger multiple of ``step`` is just as legal.
+    OPEN_LISTED: ClassVar[int] = 11
 
     action_type: str
     label: str
     min: int
-    max: int
+    max: int | None
     step: int = 1
     default: int | None = None
     # What is counted: "$" for money (shown before the number), else a plural word
@@ -50,7 +57,9 @@ class AmountInput(BaseModel):
     unit: str = "$"
 
     def values(self) -> range:
-        return range(self.min, self.max + 1, self.step)
+        """Every legal value, or for an open-ended amount the first ``OPEN_LISTED`` of them."""
+        top = self.max if self.max is not None else self.min + (self.OPEN_LISTED - 1) * self.step
+        return range(self.min, top + 1, self.step)
 
 
 class Prompt(BaseModel):
@@ -149,6 +158,13 @@ class Ruleset(ABC, Generic[S]):
         """
         prompt = self.prompt(state)
         return None if prompt is None else prompt.seat
+
+    def bot_makers(self) -> Mapping[str, Callable[[int], Any]]:
+        """The bots this game offers besides the kernel's random one: kind -> maker(seed).
+
+        Each game names its own bots here, so the kernel never imports a game.
+        """
+        return {}
 
     def view(self, state: S, seat: int | None) -> S:
         """What a seat may see. Fully public games return the state itself."""
@@ -340,37 +356,49 @@ class Game:
         self.record.actions.append(action.model_dump(mode="json"))
         return log[start:]
 
-    # --- undo: replay without the last action, within the rules of taking back
+    # --- undo: replay without the taken-back actions, within the rules of taking back
     def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not take back the last action, or None if it may."""
+        """Why ``seat`` may not take back its last decision now, or None if it may (no replay)."""
         return self._take_back(seat)[0]
 
     def undo(self, seat: int) -> None:
-        reason, previous = self._take_back(seat)
-        if reason is not None or previous is None:
+        """Take back ``seat``'s last decision and every bot's move that followed it."""
+        reason, mine = self._take_back(seat)
+        if reason is not None or mine is None:
             raise IllegalAction(f"cannot undo: {reason}")
+        previous = Game.replay(self.ruleset, self.record, mine)
         previous.record.created = self.record.created
         self.record = previous.record
         self.state = previous.state
 
-    def _take_back(self, seat: int) -> tuple[str | None, Game | None]:
-        """The refusal, or None and the game as it was before the last action (one replay)."""
+    def _take_back(self, seat: int) -> tuple[str | None, int | None]:
+        """The refusal, or None and the index of ``seat``'s last decision in the record.
+
+        Only bots may have moved since that decision: nobody takes back another
+        person's move, and a bot simply answers again. Nothing is taken back past
+        a dice roll, a draw or a revealed secret (events marked ``chance``).
+        """
         if self.is_over():
             return "the game is over", None
-        if not self.record.actions:
+        actions = self.record.actions
+        if not actions:
             return "there is nothing to take back", None
-        last_index = len(self.record.actions) - 1
-        if self.record.actions[-1].get("seat") != seat:
-            return "the last action was not yours; only your own last action can be taken back", None
+        players = self.players
+        mine = next((i for i in range(len(actions) - 1, -1, -1) if actions[i].get("seat") == seat),
+                    None)
+        if mine is None:
+            return "the last action was not yours, and you have made no move yet", None
+        for later in actions[mine + 1:]:
+            other = later.get("seat")
+            if isinstance(other, int) and 0 <= other < len(players) and not players[other].is_bot:
+                return (f"the last action was not yours: {players[other].name} has moved since, "
+                        "and nobody takes back another player's move"), None
         for event in reversed(self.log):
-            if event.action < last_index:
+            if event.action < mine:
                 break
             if event.chance:
-                return "that action led to a dice roll or a draw, which cannot be taken back", None
-        previous = Game.replay(self.ruleset, self.record, last_index)
-        if self.ruleset.turn_of(self.state) != self.ruleset.turn_of(previous.state):
-            return "a new turn has begun since", None
-        return None, previous
+                return "a dice roll or a draw has happened since, which cannot be taken back", None
+        return None, mine
 
     def snapshot(self) -> Any:
         return copy.deepcopy(self.state)

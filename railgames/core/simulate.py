@@ -24,7 +24,7 @@ def bot_players(count: int, kind: str) -> list[PlayerSpec]:
 
 def bots_for(game: Game, seed: int) -> list[Bot]:
     return [
-        make_bot(p.kind if p.is_bot else "random", game.ruleset.id, seed * 7919 + i)
+        make_bot(p.kind if p.is_bot else "random", game.ruleset, seed * 7919 + i)
         for i, p in enumerate(game.players)
     ]
 

@@ -156,7 +156,7 @@ async def test_three_humans_play_to_the_end_seeing_only_their_own_holdings() -> 
 @run_async
 async def test_nothing_private_shows_while_a_bot_moves_between_two_humans() -> None:
     players = [PlayerSpec(name="Ann"), PlayerSpec(name="Bob", kind="greedy"), PlayerSpec(name="Cat")]
-    path = near_the_end(7, 2, players)
+    path = near_the_end(7, 5, players)  # room for the bot to move at least twice
     app = RailgamesApp(load_path=path, bot_delay=60)  # the bot waits until told to move
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

@@ -27,7 +27,7 @@ from railgames.app.saves import (
 from railgames.core.errors import RailgamesError
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 
 class RenameScreen(ModalScreen[str | None]):
@@ -103,7 +103,7 @@ class ContinueScreen(Screen[None]):
         self.damaged: list[SavedGame] = []
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:

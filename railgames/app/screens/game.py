@@ -25,7 +25,7 @@ from railgames.app.widgets.render_once import RenderOnce
 from railgames.core.errors import IllegalAction, MalformedAction
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 NARROW = 110  # below this width the panels stack under the board
 WIDE = 150
@@ -76,7 +76,7 @@ class GameScreen(Screen[None]):
         self.finished_on_open = session.game.is_over()
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
@@ -208,9 +208,11 @@ class GameScreen(Screen[None]):
             self._at_keyboard = previous
             self._hand_off(seat, f"Cannot undo: {reason}.", then)
 
+        # "Press u to take back your move" is offered only when undo would be allowed.
+        can_undo = previous is not None and self.session.game.undo_refusal(previous) is None
         self.app.push_screen(
             HandoffScreen(self.names[seat], seat, self.letters[seat], note=note,
-                          previous=self.names[previous] if previous is not None else None),
+                          previous=self.names[previous] if can_undo and previous is not None else None),
             done,
         )
 
@@ -351,9 +353,9 @@ class GameScreen(Screen[None]):
     def _city_chosen(self, city: str) -> None:
         if not self.panel.board_level:
             return
-        if not self.panel.choose_key(city):
-            name = self.session.ruleset.city_name(city) if hasattr(self.session.ruleset, "city_name") else city
-            self.refuse(f"{name} is not one of the choices here (the highlighted cities are)")
+        prompt = self.panel.prompt
+        if not self.panel.choose_key(city) and prompt is not None:
+            self.refuse(self.ui.why_not(self.shown_state(), prompt, self.panel._keys(), city))
 
     def _cursor_moved(self, city: str) -> None:
         if self.panel.board_level:
@@ -420,6 +422,7 @@ class GameScreen(Screen[None]):
         self._undo_for(seat)
 
     def _undo_for(self, seat: int) -> None:
+        count = len(self.session.game.record.actions)
         try:
             self.session.undo(seat)
         except IllegalAction as exc:
@@ -428,7 +431,10 @@ class GameScreen(Screen[None]):
         except OSError as exc:
             self.notify(f"Taken back, but could not save: {exc}", severity="error")
         else:
-            self.notify("The last action was taken back.", title="Undo")
+            answers = count - len(self.session.game.record.actions) - 1
+            moves = "the bot move" if answers == 1 else f"the {answers} bot moves"
+            also = f", and {moves} after it" if answers else ""
+            self.notify(f"Your last move was taken back{also}.", title="Undo")
         # The same player goes on, so no hand-off follows.
         self._at_keyboard = seat
         self.refresh_all()

@@ -19,13 +19,14 @@ from railgames.core.record import PlayerSpec
 from railgames.core.table import Recording
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 PART_NAMES = {
     "cash": "Cash",
     "link_values": "Link values",
-    "loans_repaid": "Loans repaid",
-    "service": "Service",
+    # What is still owed at the end, taken off the total: shown with a minus.
+    "debt_owed": "Debt owed",
+    "service": "Last service",
     "total": "Total",
 }
 
@@ -52,7 +53,7 @@ class GameOverScreen(Screen[None]):
         self.viewer = viewer
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:

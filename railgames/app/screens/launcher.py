@@ -15,7 +15,7 @@ from railgames.app.cards import launcher_cards
 from railgames.app.widgets.footer import KeyFooter
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 TITLE = r"""
  ┏━┓┏━┓╻╻  ┏━╸┏━┓┏┳┓┏━╸┏━┓
@@ -42,7 +42,7 @@ class LauncherScreen(Screen[None]):
         self.games = launcher_cards()
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:

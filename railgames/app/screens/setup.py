@@ -16,7 +16,7 @@ from railgames.core.record import PlayerSpec
 from railgames.games import ruleset_class
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 DEFAULT_NAMES = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay"]
 KINDS = [("Human", "human"), ("Random bot", "random"), ("Greedy bot", "greedy")]
@@ -37,7 +37,7 @@ class SetupScreen(Screen[None]):
         self.seed = seed
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:

@@ -28,7 +28,7 @@ from railgames.core.rulebook import rulebook
 from railgames.core.table import Recording
 
 if TYPE_CHECKING:
-    from railgames.app.main import RailgamesApp
+    from railgames.app.shell import GameShell
 
 NARROW = 110  # below this width the narration goes under the board
 WIDE = 150  # from this width the narration takes what the board leaves
@@ -180,7 +180,7 @@ class ViewerScreen(Screen[None]):
         return ends
 
     @property
-    def rapp(self) -> RailgamesApp:
+    def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:

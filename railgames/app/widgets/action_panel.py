@@ -243,7 +243,10 @@ class ActionPanel(Vertical):
         event.stop()
         self.submit_amount(event.value)
 
-    def submit_amount(self, value: int) -> None:
+    def submit_amount(self, value: int | None) -> None:
+        if value is None:
+            self.show_reason("Type an amount first: the field is empty.")
+            return
         if self.prompt is not None and self.prompt.amount is not None and self.ui is not None:
             self.post_message(self.Chosen(self.ui.amount_action(self.prompt, value)))
 

@@ -1,7 +1,9 @@
 """A number chooser: type digits, or step with +/- (and the arrow keys), Enter to submit.
 
-Typed numbers are not clamped: the rules layer decides, and its reason is shown
-when it refuses.
+The field holds exactly the digits on screen, and Enter submits exactly them:
+a refused number stays in the field, Backspace takes off its last digit, and an
+empty field submits nothing. Typed numbers are not clamped: the rules layer
+decides, and its reason is shown when it refuses.
 """
 
 from __future__ import annotations
@@ -12,6 +14,11 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
+
+# Digits the field holds: far beyond any amount a game can reach, and short
+# enough to stay on one line.
+MAX_DIGITS = 9
+DIGITS = frozenset("0123456789")  # str.isdigit() would also let "²" through
 
 
 class AmountBox(Widget, can_focus=True):
@@ -29,15 +36,18 @@ class AmountBox(Widget, can_focus=True):
         Binding("backspace", "erase", "Erase", show=False),
     ]
 
-    value: reactive[int] = reactive(0)
+    # The digits in the field, as shown.
+    text: reactive[str] = reactive("")
 
     class Submitted(Message):
-        def __init__(self, value: int) -> None:
+        """Enter: ``value`` is the number in the field, or None when the field is empty."""
+
+        def __init__(self, value: int | None) -> None:
             super().__init__()
             self.value = value
 
     class Changed(Message):
-        def __init__(self, value: int) -> None:
+        def __init__(self, value: int | None) -> None:
             super().__init__()
             self.value = value
 
@@ -45,16 +55,22 @@ class AmountBox(Widget, can_focus=True):
         super().__init__(id=id)
         self.label = "Amount"
         self.low = 0
-        self.high = 0
+        self.high: int | None = 0
         self.step = 1
         self.unit = "$"
-        self._typed = ""
+        # True while the field shows a number the player did not type (the default or a
+        # +/- step): the first digit typed replaces it rather than adding to it.
+        self._offered = True
 
-    def configure(self, label: str, low: int, high: int, step: int, default: int | None,
+    @property
+    def value(self) -> int | None:
+        return int(self.text) if self.text else None
+
+    def configure(self, label: str, low: int, high: int | None, step: int, default: int | None,
                   unit: str = "$") -> None:
         self.label, self.low, self.high, self.step, self.unit = label, low, high, step, unit
-        self._typed = ""
-        self.value = default if default is not None else low
+        self._offered = True
+        self.text = str(default if default is not None else low)
         self.refresh()
 
     def render(self) -> Text:
@@ -62,39 +78,48 @@ class AmountBox(Widget, can_focus=True):
         sign = "$" if money else ""
         text = Text()
         text.append(f"{self.label}: ", style="bold")
-        text.append(f" {sign}{self.value} ", style="reverse bold")
-        if self._typed:
+        text.append(f" {sign}{self.text} ", style="reverse bold")
+        if not self._offered:
             text.append("▏", style="bold")
-        if self.high >= self.low:
-            unit = "" if money else f" {self.unit}"
+        unit = "" if money else f" {self.unit}"
+        steps = f", steps of {sign}{self.step})" if self.step != 1 else ")"
+        if self.high is None:
+            text.append(f"  (≥{sign}{self.low}{unit}", style="dim")
+            text.append(steps, style="dim")
+        elif self.high >= self.low:
             text.append(f"  ({sign}{self.low}–{sign}{self.high}{unit}", style="dim")
-            text.append(f", steps of {sign}{self.step})" if self.step != 1 else ")", style="dim")
+            text.append(steps, style="dim")
         return text
 
     def on_key(self, event: events.Key) -> None:
-        if event.character and event.character.isdigit():
+        if event.character in DIGITS:
             event.stop()
             event.prevent_default()
-            self._typed = (self._typed + event.character)[-4:]
-            self.value = int(self._typed)
+            typed = event.character if self._offered else self.text + event.character
+            if len(typed) > MAX_DIGITS:
+                return
+            self._offered = False
+            self.text = typed.lstrip("0") or "0"
             self.post_message(self.Changed(self.value))
 
     def action_change(self, times: int) -> None:
-        self._typed = ""
-        new = self.value + times * self.step
-        if self.high >= self.low:
-            new = max(self.low, min(self.high, new))
-        self.value = new
+        current = self.value
+        new = self.low if current is None else max(self.low, current + times * self.step)
+        if self.high is not None and self.high >= self.low:
+            new = min(self.high, new)
+        self._offered = True
+        self.text = str(new)
         self.post_message(self.Changed(self.value))
 
     def action_erase(self) -> None:
-        self._typed = self._typed[:-1]
-        self.value = int(self._typed) if self._typed else self.low
+        self._offered = False
+        self.text = self.text[:-1]
         self.refresh()
+        self.post_message(self.Changed(self.value))
 
     def action_submit(self) -> None:
-        self._typed = ""
+        # The field keeps its number: if the rules refuse it, the player sees what was refused.
         self.post_message(self.Submitted(self.value))
 
-    def watch_value(self) -> None:
+    def watch_text(self) -> None:
         self.refresh()

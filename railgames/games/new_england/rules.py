@@ -10,7 +10,7 @@ point to them by name.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
 from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
@@ -40,7 +40,6 @@ from railgames.games.new_england.state import (
 
 LOAN_UNIT = 10
 SERVICE_DIVISOR = 5  # debt service is 20% of the Bank Loan debt
-MAX_NEW_LOANS = 100  # ruling "loan limit": at most $100 of new loans a turn
 MAX_SHIP_LINKS = 5
 STARTING_CASH = 10
 
@@ -70,6 +69,12 @@ class NewEnglandRules(Ruleset[NEState]):
     play_time: ClassVar[str] = "60-90 min"
     map_model = NewEnglandMap
     action_adapter = ACTION_ADAPTER
+
+    def bot_makers(self) -> dict[str, Callable[[int], Any]]:
+        # Imported here: the bots import these rules.
+        from railgames.games.new_england.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
 
     map: NewEnglandMap
 
@@ -180,8 +185,9 @@ class NewEnglandRules(Ruleset[NEState]):
                         f"the ${service_due(r.debt)} debt service otherwise")
             return Prompt(
                 seat=seat, step="Acquire Bank Loans", text=text,
+                # Ruling "no loan limit": the rulebook sets none, so the amount has no upper end.
                 amount=AmountInput(action_type="borrow", label="Borrow", min=low,
-                                   max=max(low, MAX_NEW_LOANS), step=LOAN_UNIT, default=low),
+                                   max=None, step=LOAN_UNIT, default=low),
                 help=f"Loans come in $10 units. Service of 20% is due next (${due} after this loan).",
             )
         if step is Step.RETIRE:
@@ -297,8 +303,6 @@ class NewEnglandRules(Ruleset[NEState]):
                 raise IllegalAction(
                     f"{r.name} must borrow at least ${low}: with ${r.cash} cash and ${r.debt} "
                     f"of debt the coming service could not be paid")
-            if action.amount > max(low, MAX_NEW_LOANS):
-                raise IllegalAction(f"at most ${MAX_NEW_LOANS} of new loans may be taken in a turn")
         elif isinstance(action, Retire):
             self._expect(step, Step.RETIRE, "retire debt")
             if action.amount % LOAN_UNIT:
@@ -449,9 +453,10 @@ class NewEnglandRules(Ruleset[NEState]):
         for s, g in gain.items():
             state.railways[s].income += g
         route = " → ".join(self.city_name(c) for c in action.path)
+        links = len(action.path) - 1
         earned = ", ".join(f"{self._name(state, s)} +{g}" for s, g in sorted(gain.items()))
         log.add(f"{self._name(state, action.seat)} ships a {colour} cube {route} "
-                f"({len(action.path) - 1} links; income {earned}); the cube returns to the cup.",
+                f"({links} link{'s' if links != 1 else ''}; income {earned}); the cube returns to the cup.",
                 "ship", rule=R.SHIP, seat=action.seat, colour=colour, path=list(action.path), income=gain)
 
     # ------------------------------------------------------------ the flow of a turn
@@ -493,6 +498,12 @@ class NewEnglandRules(Ruleset[NEState]):
                 state.ship_round = 1
                 state.pending = [s for s in state.seat_order()
                                  if state.railways[s].bought_this_turn is None]
+                buyers = [s for s in state.seat_order() if s not in state.pending]
+                if buyers:
+                    who = " and ".join(self._name(state, s) for s in buyers)
+                    log.add(f"Shipping begins. {who} bought a Railway Link this turn and "
+                            f"{'sit' if len(buyers) > 1 else 'sits'} out the first round "
+                            "(shipping only in the second).", "sit_out_ship", rule=R.SHIP_ROUNDS, seats=buyers)
             elif step is Step.FINISH:
                 return
             elif step is Step.SHIP:
@@ -532,14 +543,22 @@ class NewEnglandRules(Ruleset[NEState]):
                         seat=seat, cash=-due)
 
     def _commodity_growth(self, state: NEState, log: EventLog) -> None:
+        # Ruling "empty deck": a reshuffle takes only earlier turns' discards; the cards
+        # turned this turn are still face up on the table and join the discards after.
+        turned: list[int] = []
         for _ in state.current:
             if not state.growth_deck:
+                if not state.growth_discard:
+                    log.add("Every Commodity Growth card has been turned this turn: no more "
+                            "cards come up.", "growth_exhausted", rule=R.RESHUFFLE)
+                    break
                 state.growth_deck = state.growth_discard
                 state.growth_discard = []
                 state.chance.shuffle(state.growth_deck)
-                log.add("The Commodity Growth deck is reshuffled.", "reshuffle", rule=R.RESHUFFLE, chance=True)
+                log.add("The Commodity Growth deck is reshuffled from earlier turns' discards.",
+                        "reshuffle", rule=R.RESHUFFLE, chance=True)
             card = state.growth_deck.pop()
-            state.growth_discard.append(card)
+            turned.append(card)
             cities = self.map.growth_deck[card].cities
             parts = []
             for city in cities:
@@ -549,6 +568,7 @@ class NewEnglandRules(Ruleset[NEState]):
             names = " & ".join(self.city_name(c) for c in cities)
             log.add(f"Commodity Growth card {names}: {'; '.join(parts)}.", "growth", rule=R.GROWTH,
                     chance=True, cities=list(cities))
+        state.growth_discard.extend(turned)
 
     def _complete_unfinished(self, state: NEState, log: EventLog) -> None:
         for link in state.unfinished:
@@ -619,7 +639,7 @@ class NewEnglandRules(Ruleset[NEState]):
             if state.railways[seat].cash > a.high_bid:
                 return True
             a.bidders.remove(seat)
-            log.add(f"{self._name(state, seat)} cannot bid more than ${a.high_bid} "
+            log.add(f"{self._name(state, seat)} cannot top the high bid of ${a.high_bid} "
                     f"(cash ${state.railways[seat].cash}) and drops out.", "pass_bid", rule=R.AUCTION, seat=seat)
             for i in range(1, n + 1):
                 nxt = (seat + i) % n
@@ -720,14 +740,15 @@ class NewEnglandRules(Ruleset[NEState]):
             cash_before = r.cash
             if values:
                 r.cash += values
-                log.add(f"{r.name} adds ${values} for {len(r.links)} Railway Links.", "link_values", rule=R.FINAL,
+                log.add(f"{r.name} adds ${values} for {len(r.links)} Railway "
+                        f"Link{'s' if len(r.links) != 1 else ''}.", "link_values", rule=R.FINAL,
                         seat=seat, cash=values)
             if r.debt:
                 r.cash -= r.debt + service
                 log.add(f"{r.name} repays ${r.debt} of loans and ${service} service.", "repay", rule=R.FINAL,
                         seat=seat, cash=-(r.debt + service), debt=-r.debt)
             final[r.name] = {
-                "cash": cash_before, "link_values": values, "loans_repaid": -r.debt,
+                "cash": cash_before, "link_values": values, "debt_owed": -r.debt,
                 "service": -service, "total": r.cash,
             }
             r.debt = 0

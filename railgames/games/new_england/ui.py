@@ -186,3 +186,26 @@ class NewEnglandUI(GameUI):
         from railgames.games.new_england.board import NewEnglandSlots
 
         return [NewEnglandSlots(self.ruleset, id="board-slots")]
+
+    def why_not(self, state: Any, prompt: Prompt, prefix: list[str], key: str) -> str:
+        rules = self.ruleset
+        name = rules.city_name(key)
+        if state.step is not Step.SHIP or len(prefix) not in (0, 2):
+            return super().why_not(state, prompt, prefix, key)
+        if not prefix:
+            waiting = {c: n for c, n in state.cubes.get(key, {}).items() if n}
+            if not waiting:
+                return f"{name} has no commodity cube waiting to be shipped"
+            if key not in rules.built_neighbours(state):
+                return f"no built railway link reaches {name}, so its cubes cannot leave"
+            return (f"no cube waiting in {name} can reach a city that demands its colour "
+                    f"(a cube travels at most 5 built links and stops at the first such city)")
+        origin, colour = rules.city_name(prefix[0]), prefix[1]
+        demand = rules.map.demand_of[key]
+        if key == prefix[0]:
+            return f"the {colour} cube starts in {name}; it cannot end there"
+        if demand != colour:
+            return (f"{name} demands {demand}, not {colour}; a {colour} cube must end where "
+                    f"{colour} is demanded")
+        return (f"no way along built links takes the {colour} cube from {origin} to {name} "
+                f"within 5 links without first reaching another city that demands {colour}")

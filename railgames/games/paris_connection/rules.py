@@ -11,7 +11,7 @@ blanks the other players' holdings and drops the events they alone may see.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -33,6 +33,9 @@ PENALTY_PER_EXTRA = 20
 MAX_BUILD = 5
 
 
+VALUE_MARKER = 1  # each company's value marker is one of its own locomotives
+
+
 class ParisConnectionRules(Ruleset[PCState]):
     id: ClassVar[str] = "paris-connection"
     title: ClassVar[str] = "Paris Connection"
@@ -46,6 +49,12 @@ class ParisConnectionRules(Ruleset[PCState]):
     hidden_information: ClassVar[bool] = True
     map_model = ParisConnectionMap
     action_adapter = ACTION_ADAPTER
+
+    def bot_makers(self) -> dict[str, Callable[[int], Any]]:
+        # Imported here: the bots import these rules.
+        from railgames.games.paris_connection.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
 
     map: ParisConnectionMap
 
@@ -105,7 +114,9 @@ class ParisConnectionRules(Ruleset[PCState]):
     # ------------------------------------------------------------ set-up
     def setup(self, record: GameRecord, chance: Chance, log: EventLog) -> PCState:
         n = len(record.players)
-        supply = {c.id: c.locomotives - 1 for c in self.map.companies}
+        # Ruling "starting locomotives": of each company's locomotives one stands in Paris and one
+        # marks its value on the score track; only the rest are dealt or stored.
+        supply = {c.id: c.locomotives - 1 - VALUE_MARKER for c in self.map.companies}
         board = {self.map.hex_of(*c.start): [c.id] for c in self.map.companies}
         state = PCState(
             players=[Shareholder(name=p.name, shares={}) for p in record.players],

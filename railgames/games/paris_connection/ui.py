@@ -259,3 +259,22 @@ class ParisConnectionUI(GameUI):
         if state.end_reason:
             note.append(f"\nThe game ended because {state.end_reason}.")
         return Group(table, note)
+
+    def why_not(self, state: Any, prompt: Prompt, prefix: list[str], key: str) -> str:
+        company: str | None = None
+        if state.step is Step.BUILD:
+            company = state.building
+        elif prefix and prefix[0].startswith(BUILD_PREFIX):
+            company = prefix[0][len(BUILD_PREFIX):]
+        try:
+            col, row = (int(n) for n in key.split(","))
+        except ValueError:
+            return super().why_not(state, prompt, prefix, key)
+        h = self.ruleset.hex_at(col, row)
+        if company is None or h is None:
+            return super().why_not(state, prompt, prefix, key)
+        name = self.ruleset.hex_name(h)
+        reason = self.rules_refusal(state, Build(seat=prompt.seat, company=company, hex=(col, row)))
+        if reason is None:
+            return f"a {company} locomotive cannot go on {name} now"
+        return f"{name}: {reason}"

@@ -16,7 +16,7 @@ in docs/rulings/steel-driver.md; comments below name them.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, ClassVar
@@ -113,6 +113,12 @@ class SteelDriverRules(Ruleset[SDState]):
     play_time: ClassVar[str] = "60-90 min"
     map_model = SteelDriverMap
     action_adapter = ACTION_ADAPTER
+
+    def bot_makers(self) -> dict[str, Callable[[int], Any]]:
+        # Imported here: the bots import these rules.
+        from railgames.games.steel_driver.bots import GreedyBot
+
+        return {"greedy": GreedyBot}
 
     map: SteelDriverMap
 
@@ -630,7 +636,7 @@ class SteelDriverRules(Ruleset[SDState]):
             if p.cubes > a.high_bid:
                 return
             a.bidders.remove(seat)
-            log.add(f"{p.name} cannot bid more than {a.high_bid} (holds {self._cubes(p.cubes)}) "
+            log.add(f"{p.name} cannot top the high bid of {a.high_bid} (holds {self._cubes(p.cubes)}) "
                     "and is out of this auction.", "pass_bid", rule=R.AUCTION, seat=seat, forced=True)
             for i in range(1, n + 1):
                 nxt = (seat + i) % n

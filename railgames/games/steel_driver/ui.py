@@ -488,3 +488,40 @@ class SteelDriverUI(GameUI):
             table.add_row(*row)
         return table
 
+
+    def why_not(self, state: Any, prompt: Prompt, prefix: list[str], key: str) -> str:
+        rules = self.ruleset
+        if key not in rules.map.location_by_id:
+            return super().why_not(state, prompt, prefix, key)
+        place = rules.location_name(key)
+        c = state.active_company() if state.step in (Step.BUILD, Step.CLAIM) else None
+        reason: str | None = None
+        if c is not None and state.step is Step.CLAIM:
+            reason = self.rules_refusal(state, ClaimGoods(seat=prompt.seat, company=c.id,
+                                                          location=key))
+        elif c is not None:
+            routes = rules.map.routes_at.get(key, [])
+            if not c.reached and not prefix:  # choosing where the first link starts
+                candidates = [BuildTrack(seat=prompt.seat, company=c.id, route=r.id, start=key)
+                              for r in routes]
+            elif not c.reached:
+                start = prefix[0]
+                candidates = [BuildTrack(seat=prompt.seat, company=c.id, route=r.id, start=start)
+                              for r in routes if start in (r.a, r.b)]
+                if not candidates:
+                    reason = f"no route joins {rules.location_name(start)} and {place}"
+            elif key in c.reached:
+                reason = (f"{place} is already on the {rules.company_name(c.id)} company's track; "
+                          "choose a place the new link would reach")
+            else:
+                # The reason of the route that comes nearest to being buildable.
+                candidates = sorted((BuildTrack(seat=prompt.seat, company=c.id, route=r.id)
+                                     for r in routes),
+                                    key=lambda a: not ({rules.route(a.route).a,
+                                                        rules.route(a.route).b} & set(c.reached)))
+            if reason is None:
+                reasons = [r for r in (self.rules_refusal(state, a) for a in candidates) if r]
+                reason = reasons[0] if reasons else None
+        if reason is None:
+            return super().why_not(state, prompt, prefix, key)
+        return reason if reason.startswith(place) else f"{place}: {reason}"
