@@ -107,14 +107,15 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 # ------------------------------------------------------------------ replay
 def replay_file(path: str) -> Any:
+    """Read and replay a record; every refusal is one line that starts with the file's name."""
     from railgames.core.engine import Game
     from railgames.core.errors import RecordError
+    from railgames.core.map_pins import ruleset_for_record
     from railgames.core.record import load_record
-    from railgames.games import load_ruleset
 
     record = load_record(path)  # its errors name the file already
+    ruleset = ruleset_for_record(record, path)  # so do these
     try:
-        ruleset = load_ruleset(record.game, record.map)
         return Game.replay(ruleset, record)
     except RailgamesError as exc:  # every other problem with the file names it too
         raise RecordError(f"{path}: {exc.reason}") from None

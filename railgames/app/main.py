@@ -64,6 +64,7 @@ class RailgamesApp(App[int]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(gc.enable)  # see run_app
+        self.call_after_refresh(self._tidy_saves)
         spec = self.to_watch
         if spec is not None:
             self.open_viewer(spec["record"], "demo" if spec.get("demo") else "watch",
@@ -76,6 +77,8 @@ class RailgamesApp(App[int]):
 
     def on_unmount(self) -> None:
         gc.unfreeze()  # nothing stays frozen once the app is over (tests run many in one process)
+        if self.session is not None:
+            self.session.close()
 
     def _start_from_command_line(self, spec: dict[str, Any]) -> None:
         from railgames.app.screens.setup import SetupScreen
@@ -108,8 +111,13 @@ class RailgamesApp(App[int]):
         self._open(session)
 
     def resume(self, record: GameRecord, path: Path | None = None) -> None:
+        """Open a game: a save in the saves folder is opened for play (locked, as on disk now)."""
+        from railgames.app.saves import saves_dir
         from railgames.app.session import Session
 
+        if path is not None and path.exists() and path.resolve().parent == saves_dir().resolve():
+            self.open_save(path)
+            return
         try:
             session = Session.resume(record, save_path=path)
         except RailgamesError as exc:
@@ -117,27 +125,61 @@ class RailgamesApp(App[int]):
             return
         self._open(session)
 
+    def open_save(self, path: Path, read_only: bool = False) -> None:
+        """Open a save; if another window has it, say so and offer it read-only."""
+        from railgames.app.saves import SaveInUse
+        from railgames.app.session import Session
+
+        try:
+            session = Session.open(path, read_only=read_only)
+        except SaveInUse as exc:
+            from railgames.app.screens.confirm import ConfirmScreen
+
+            def chosen(answer: str | None) -> None:
+                if answer == "read":
+                    self.open_save(path, read_only=True)
+
+            self.push_screen(ConfirmScreen(
+                f"{exc.reason[:1].upper()}{exc.reason[1:]}. Moves made there would be lost if "
+                "this window played too. Open it here read-only (look, no moves)?",
+                [("read", "Read-only", "r"), ("cancel", "Cancel", "n")]), chosen)
+            return
+        except RailgamesError as exc:
+            self.notify(exc.reason, title="Cannot open", severity="error")
+            return
+        if session.read_only:
+            self.notify("Open read-only: the game is being played in another window.",
+                        title="Read-only", timeout=8)
+        self._open(session)
+
     def load_file(self, path: str | Path) -> None:
         from railgames.app.saves import saves_dir
+        from railgames.app.session import Session
         from railgames.core.record import load_record
 
         path = Path(path)
+        if path.exists() and path.resolve().parent == saves_dir().resolve():
+            self.open_save(path)
+            return
+        # A file from elsewhere is left as it is; the game goes on in a new save of its
+        # own, under the same name if no save has it.
         try:
-            record = load_record(path)
+            session = Session.resume(load_record(path), save_path=None, source=path)
         except RailgamesError as exc:
             self.notify(exc.reason, title="Cannot load", severity="error")
             return
-        # A file from elsewhere is left as it is; the game goes on in a save of its own.
-        inside = path.resolve().parent == saves_dir().resolve()
-        if inside:
-            target = path
-        else:
-            from railgames.app.saves import save_path_for
+        session.new_stem = path.stem
+        self._save_quietly(session)
+        self._open(session)
 
-            target = saves_dir() / path.name
-            if target.exists():  # never overwrite another game's save
-                target = save_path_for(record)
-        self.resume(record, target)
+    def _tidy_saves(self) -> None:
+        """Temporary files left by killed writes go (they were never saves)."""
+        from railgames.app.saves import remove_stale_files
+
+        try:
+            remove_stale_files()
+        except OSError:
+            pass
 
     def _save_quietly(self, session: Session) -> None:
         try:
@@ -148,8 +190,10 @@ class RailgamesApp(App[int]):
     def _open(self, session: Session) -> None:
         from railgames.app.screens.game import GameScreen
 
-        self.session = session
         self._pop_to_launcher()
+        if self.session is not None and self.session is not session:
+            self.session.close()
+        self.session = session
         self.push_screen(GameScreen(session, handoff=self.handoff_default))
         # Everything there is once the game is on the screen stays for the whole game:
         # kept out of the collector's full passes, which would otherwise walk it all
@@ -159,6 +203,8 @@ class RailgamesApp(App[int]):
     # ------------------------------------------------------------ moving between screens
     def _pop_to_launcher(self) -> None:
         gc.unfreeze()  # what the game leaves behind can be collected again
+        if self.session is not None:
+            self.session.close()  # another window may open the save now
         while len(self.screen_stack) > 1:
             self.pop_screen()
 
@@ -170,11 +216,11 @@ class RailgamesApp(App[int]):
                     playing: bool = True) -> None:
         """Play back a record: a demo, or a saved game (hidden holdings shown only once it is over)."""
         from railgames.app.screens.viewer import ViewerScreen
+        from railgames.core.map_pins import ruleset_for_record
         from railgames.core.table import Recording
-        from railgames.games import load_ruleset
 
         try:
-            ruleset = load_ruleset(record.game, record.map)
+            ruleset = ruleset_for_record(record, "the record")  # on the map version it names
             probe = Recording(ruleset, record, reveal_all=True)
         except RailgamesError as exc:
             self.notify(exc.reason, title="Cannot open", severity="error")

@@ -1,25 +1,62 @@
-"""Where games are saved, and the list the Continue screen shows.
+"""Where games are saved, the list the Continue screen shows, and keeping saves safe.
 
 Saves live in the user's data directory (``platformdirs``), or under
 ``$RAILGAMES_DATA_DIR`` when it is set, so tests and portable installs can
-point it elsewhere.
+point it elsewhere. A save is ``<name>.json``; nothing else in the folder ends
+in ``.json``.
+
+Two windows, one folder:
+
+* a new save is created exclusively (a hard link that fails if the name is
+  taken), so games started in the same second each keep their own file;
+* a save in play is locked (``SaveLock``) for as long as a window has it open;
+  another window is told and may open it read-only;
+* every write checks that the file on disk is still the one this window last
+  wrote or read (``SaveFile``), so even without the lock no move is dropped
+  silently: the second writer is told instead.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from railgames.core.errors import RailgamesError
+from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
 
 if TYPE_CHECKING:
     from railgames.core.record import GameRecord
 
 DATA_DIR_ENV = "RAILGAMES_DATA_DIR"
+SAVE_SUFFIX = ".json"
+LOCK_PREFIX = ".lock-"
+LOCK_SUFFIX = ".lock"
+STALE_SECONDS = 600  # a write takes milliseconds; a temporary file this old was left by a killed one
+MAX_SAVE_NAME = 40
+SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _().,'+-]*$")
+
+
+class SaveInUse(RailgamesError):
+    """The save is open in another window."""
+
+
+class SaveConflict(OSError):
+    """The file on disk changed since this window last wrote or read it.
+
+    An OSError, so every place that reports a failed save reports this one too.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return self.reason
 
 
 def data_dir() -> Path:
@@ -35,21 +72,193 @@ def saves_dir() -> Path:
     return data_dir() / "saves"
 
 
-def save_path_for(record: GameRecord) -> Path:
-    """A new file per game, named after the game and the moment it was created.
+def is_save_name(path: Path) -> bool:
+    return path.suffix == SAVE_SUFFIX and not path.name.startswith(".")
+
+
+# ------------------------------------------------------------------ creating
+def default_stem(record: GameRecord) -> str:
+    """The game and the moment it was created.
 
     The seed is left out of the name: in a game with secrets, knowing it would
     let a player work out the deal.
     """
     stamp = re.sub(r"[^0-9A-Za-z]", "", record.created)[:15] or "game"
-    path = saves_dir() / f"{record.game}-{stamp}.json"
-    n = 2
-    while path.exists():
-        path = saves_dir() / f"{record.game}-{stamp}-{n}.json"
-        n += 1
-    return path
+    return f"{record.game}-{stamp}"
 
 
+def create_save(record: GameRecord, folder: Path | None = None, stem: str | None = None) -> Path:
+    """Write ``record`` to a new file that no other game has: never overwrites.
+
+    The record is written and flushed under a temporary name first, then
+    linked under the first free name ``stem``, ``stem-2``, ...; the link fails
+    if the name exists, whoever made it and however close in time.
+    """
+    from railgames.core.record import fsync_folder, write_temp
+
+    folder = folder or saves_dir()
+    stem = stem or default_stem(record)
+    record.updated = datetime.now(UTC).isoformat(timespec="seconds")
+    tmp = write_temp(record, folder)
+    try:
+        n = 1
+        while True:
+            path = folder / (f"{stem}{SAVE_SUFFIX}" if n == 1 else f"{stem}-{n}{SAVE_SUFFIX}")
+            try:
+                _link_exclusive(tmp, path)
+            except FileExistsError:
+                n += 1
+                continue
+            fsync_folder(folder)
+            return path
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _link_exclusive(source: Path, target: Path) -> None:
+    """Give ``source``'s content the name ``target``; FileExistsError if it is taken."""
+    try:
+        os.link(source, target)
+        return
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links: claim the name, then fill it
+        pass
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(source.read_bytes())
+        handle.flush()
+        os.fsync(handle.fileno())
+
+
+# ------------------------------------------------------------------ locking
+def lock_path(save: Path) -> Path:
+    return save.parent / f"{LOCK_PREFIX}{save.stem}{LOCK_SUFFIX}"
+
+
+def _save_of_lock(lock: Path) -> Path | None:
+    name = lock.name
+    if not (name.startswith(LOCK_PREFIX) and name.endswith(LOCK_SUFFIX)):
+        return None
+    return lock.with_name(name[len(LOCK_PREFIX):-len(LOCK_SUFFIX)] + SAVE_SUFFIX)
+
+
+class SaveLock:
+    """An advisory lock on one save, held while a window has that game open.
+
+    The lock is the operating system's (``flock``): a window that is killed
+    lets go of it at once, so a lock never outlives the window holding it.
+    Where ``flock`` does not exist, writes are still compare-and-swap.
+    """
+
+    def __init__(self, save: Path) -> None:
+        self.save = save
+        self._fd: int | None = None
+
+    @property
+    def held(self) -> bool:
+        return self._fd is not None
+
+    def acquire(self) -> None:
+        """Take the lock, or raise SaveInUse naming the save."""
+        try:
+            import fcntl
+        except ImportError:  # no flock here: compare-and-swap alone guards the writes
+            return
+        self.save.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(lock_path(self.save), os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise SaveInUse(f"the save {self.save.name} is open in another window") from None
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)  # closing lets go of the flock
+            self._fd = None
+
+
+def in_use(save: Path) -> bool:
+    """True if another window holds this save's lock (the caller holds none on it)."""
+    lock = SaveLock(save)
+    try:
+        lock.acquire()
+    except SaveInUse:
+        return True
+    lock.release()
+    return False
+
+
+# ------------------------------------------------------------------ compare and swap
+def disk_stamp(path: Path) -> tuple[int, int, int] | None:
+    """Identity of the file now under ``path``: every atomic write makes a new one."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+class SaveFile:
+    """One save on disk, written only if it is still what this window last saw there."""
+
+    def __init__(self, path: Path, stamp: tuple[int, int, int] | None) -> None:
+        self.path = path
+        self.stamp = stamp
+
+    def write(self, record: GameRecord) -> None:
+        from railgames.core.record import fsync_folder, write_temp
+
+        if disk_stamp(self.path) != self.stamp:
+            raise SaveConflict(
+                f"{self.path.name} was changed by another window since this one last saved it; "
+                "this window's moves since then are not written (reopen the game to see the other's)"
+            )
+        record.updated = datetime.now(UTC).isoformat(timespec="seconds")
+        tmp = write_temp(record, self.path.parent)
+        try:
+            os.replace(tmp, self.path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+        fsync_folder(self.path.parent)
+        self.stamp = disk_stamp(self.path)
+
+
+# ------------------------------------------------------------------ housekeeping
+def remove_stale_files(folder: Path | None = None, now: float | None = None) -> list[Path]:
+    """Delete temporary files left by killed writes, and lock files of deleted saves.
+
+    A temporary file younger than ``STALE_SECONDS`` may be another window's
+    write in progress, and is left alone.
+    """
+    folder = folder or saves_dir()
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    if not folder.is_dir():
+        return removed
+    for path in folder.iterdir():
+        name = path.name
+        # ".tmp-*.json" is how temporary files were named before they stopped looking like saves.
+        temp = (name.startswith(TEMP_PREFIX) and name.endswith(TEMP_SUFFIX)) or (
+            name.startswith(".tmp-") and name.endswith(SAVE_SUFFIX))
+        save = _save_of_lock(path)
+        orphan_lock = save is not None and not save.exists()
+        try:
+            if temp and now - path.stat().st_mtime > STALE_SECONDS:
+                path.unlink()
+                removed.append(path)
+            elif save is not None and orphan_lock and not in_use(save):
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            continue
+    return removed
+
+
+# ------------------------------------------------------------------ the list
 @dataclass
 class SavedGame:
     path: Path
@@ -60,6 +269,11 @@ class SavedGame:
     finished: bool
     last_played: str
     problem: str | None = None
+    winners: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.path.stem
 
 
 def format_time(iso: str | None) -> str:
@@ -77,21 +291,22 @@ def format_time(iso: str | None) -> str:
 
 def describe_save(path: Path) -> SavedGame:
     from railgames.core.engine import Game
+    from railgames.core.map_pins import ruleset_for_record
     from railgames.core.record import load_record
-    from railgames.games import load_ruleset
 
     try:
         record = load_record(path)
-        ruleset = load_ruleset(record.game, record.map)
+        ruleset = ruleset_for_record(record, str(path))
         game = Game.replay(ruleset, record)
     except RailgamesError as exc:
-        return SavedGame(path, None, path.name, "", None, False, "?", problem=exc.reason)
+        return SavedGame(path, None, path.name, "", None, False, "?", problem=_short(exc.reason, path))
     except Exception as exc:  # a damaged save must not stop the list from showing  # noqa: BLE001
         return SavedGame(path, None, path.name, "", None, False, "?",
                          problem=f"cannot be replayed ({type(exc).__name__})")
     players = ", ".join(
         p.name + ("" if not p.is_bot or "bot" in p.name else f" ({p.kind} bot)") for p in record.players
     )
+    result = game.result()
     return SavedGame(
         path=path,
         record=record,
@@ -101,13 +316,99 @@ def describe_save(path: Path) -> SavedGame:
         finished=game.is_over(),
         last_played=format_time(record.updated or record.created),
         problem=None,
+        winners=" and ".join(result.winners) if result else "",
     )
+
+
+def _short(reason: str, path: Path) -> str:
+    """The reason without the path in front (the list names the file already)."""
+    for head in (f"{path}: ", f"{path.name}: "):
+        if reason.startswith(head):
+            return reason[len(head):]
+    return reason
 
 
 def list_saves() -> list[SavedGame]:
     folder = saves_dir()
     if not folder.is_dir():
         return []
-    saves = [describe_save(p) for p in folder.glob("*.json")]
+    remove_stale_files(folder)
+    saves = [describe_save(p) for p in folder.iterdir() if is_save_name(p) and p.is_file()]
     saves.sort(key=lambda s: (s.record.updated or s.record.created) if s.record else "", reverse=True)
     return saves
+
+
+# ------------------------------------------------------------------ delete and rename
+def check_save_name(name: str) -> str:
+    """The name cleaned of outer spaces, or RailgamesError saying what is wrong with it."""
+    name = name.strip()
+    if name.lower().endswith(SAVE_SUFFIX):
+        name = name[: -len(SAVE_SUFFIX)].rstrip()
+    if not name:
+        raise RailgamesError("a save needs a name")
+    if len(name) > MAX_SAVE_NAME:
+        raise RailgamesError(f"a save's name is at most {MAX_SAVE_NAME} characters")
+    if not SAVE_NAME.match(name):
+        raise RailgamesError("a save's name uses letters, digits, spaces and - _ ( ) . , ' + "
+                             "and starts with a letter or digit")
+    return name
+
+
+def delete_save(path: Path) -> None:
+    """Delete a save no window has open; SaveInUse if one has."""
+    lock = SaveLock(path)
+    lock.acquire()
+    try:
+        path.unlink(missing_ok=True)
+        lock_path(path).unlink(missing_ok=True)
+    finally:
+        lock.release()
+
+
+def rename_save(path: Path, name: str) -> Path:
+    """Give a save a new name (never another save's); returns the new path."""
+    name = check_save_name(name)
+    target = path.with_name(name + SAVE_SUFFIX)
+    if target == path:
+        return path
+    lock = SaveLock(path)
+    lock.acquire()
+    try:
+        try:
+            os.link(path, target)
+        except FileExistsError:
+            raise RailgamesError(f"there is already a save called '{name}'") from None
+        except OSError:  # no hard links here: check, then rename
+            if target.exists():
+                raise RailgamesError(f"there is already a save called '{name}'") from None
+            os.rename(path, target)
+        else:
+            path.unlink()
+        from railgames.core.record import fsync_folder
+
+        fsync_folder(path.parent)
+        lock_path(path).unlink(missing_ok=True)
+    finally:
+        lock.release()
+    return target
+
+
+def open_for_play(path: Path) -> tuple[SaveLock, SaveFile, Any]:
+    """Lock a save and read it as it is now: (lock, file, record).
+
+    SaveInUse if another window has it; RecordError if it cannot be read.
+    """
+    from railgames.core.record import load_record
+
+    lock = SaveLock(path)
+    lock.acquire()
+    try:
+        for _ in range(3):  # the stamp must be that of the very file read
+            stamp = disk_stamp(path)
+            record = load_record(path)
+            if disk_stamp(path) == stamp:
+                break
+    except BaseException:
+        lock.release()
+        raise
+    return lock, SaveFile(path, stamp), record

@@ -82,7 +82,7 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
 
     def game_over() -> tuple[Any, list[str]]:
         record = _record()
-        return RailgamesApp(load_path=_saved(record, folder, "over.json"), bot_delay=0), []
+        return RailgamesApp(load_path=_saved(record, folder, "over.json"), bot_delay=0), ["g"]
 
     def pc_board() -> tuple[Any, list[str]]:
         # Paris Connection mid-game: a build under way, its legal hexes marked. The
@@ -94,7 +94,7 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
 
     def pc_game_over() -> tuple[Any, list[str]]:
         record = _record(game_id="paris-connection")
-        return RailgamesApp(load_path=_saved(record, folder, "pc-over.json"), bot_delay=0), []
+        return RailgamesApp(load_path=_saved(record, folder, "pc-over.json"), bot_delay=0), ["g"]
 
     def sd_board() -> tuple[Any, list[str]]:
         # Steel Driver mid-game: a company with track chooses where to build next; the
@@ -114,7 +114,7 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
 
     def sd_game_over() -> tuple[Any, list[str]]:
         record = _record(game_id="steel-driver")
-        return RailgamesApp(load_path=_saved(record, folder, "sd-over.json"), bot_delay=0), []
+        return RailgamesApp(load_path=_saved(record, folder, "sd-over.json"), bot_delay=0), ["g"]
 
     def ar_board() -> tuple[Any, list[str]]:
         # American Rails mid-game: an Expand action under way; Enter picks the first

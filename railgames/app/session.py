@@ -10,26 +10,46 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from railgames.app.saves import save_path_for
+from railgames.app.saves import SaveConflict, SaveFile, SaveLock, create_save, open_for_play
 from railgames.core.bots import Bot
 from railgames.core.engine import Action, Game, Prompt, Result
+from railgames.core.errors import IllegalAction
 from railgames.core.events import Event
-from railgames.core.record import GameRecord, PlayerSpec, save_record
+from railgames.core.map_pins import ruleset_for_record
+from railgames.core.record import GameRecord, PlayerSpec, load_record
 from railgames.core.simulate import bots_for, step_bot
 from railgames.core.table import Change
 from railgames.games import load_ruleset
 
+READ_ONLY = ("this game is open in another window, so here it is read-only; "
+             "play it in that window")
+
 
 class Session:
-    """The local table (see ``railgames.core.table.Table``): a game played in this process."""
+    """The local table (see ``railgames.core.table.Table``): a game played in this process.
 
-    read_only = False
+    ``save_path`` None: the first save creates a new file of its own.
 
-    def __init__(self, game: Game, save_path: Path | None = None, autosave: bool = True) -> None:
+    ``read_only``: the save is open in another window; this one shows the game
+    and refuses every change.
+    """
+
+    def __init__(self, game: Game, save_path: Path | None = None, autosave: bool = True,
+                 read_only: bool = False, *, lock: SaveLock | None = None,
+                 file: SaveFile | None = None) -> None:
         self.game = game
-        self.save_path = save_path or save_path_for(game.record)
-        self.autosave = autosave
+        self.autosave = autosave and not read_only
+        self.read_only = read_only
         self.bots: list[Bot] = bots_for(game, game.record.seed)
+        self._lock = lock
+        self._file = file
+        self.new_stem: str | None = None  # the name a first save takes, if free
+        if file is None and save_path is not None:
+            # A path given without being opened for play: written only while it is
+            # still what this session found there (or nothing).
+            from railgames.app.saves import disk_stamp
+
+            self._file = SaveFile(save_path, disk_stamp(save_path))
 
     # --- creation
     @classmethod
@@ -39,9 +59,52 @@ class Session:
         return cls(Game.new(ruleset, players, seed, options), **kw)
 
     @classmethod
-    def resume(cls, record: GameRecord, save_path: Path | None = None, **kw: Any) -> Session:
-        ruleset = load_ruleset(record.game, record.map)
-        return cls(Game.replay(ruleset, record), save_path=save_path, **kw)
+    def resume(cls, record: GameRecord, save_path: Path | None = None, *,
+               source: str | Path | None = None, **kw: Any) -> Session:
+        """Replay ``record``; a refusal is a RecordError naming ``source`` (the file it came from)."""
+        where = source or save_path or "the record"
+        return cls(cls._replay(record, Path(where)), save_path=save_path, **kw)
+
+    @classmethod
+    def open(cls, path: Path, *, read_only: bool = False, **kw: Any) -> Session:
+        """Open a save for play: locked, and read as it is on disk now.
+
+        Raises SaveInUse if another window has it (then try ``read_only=True``),
+        RecordError if it cannot be read or replayed.
+        """
+        if read_only:
+            record = load_record(path)
+            return cls(cls._replay(record, path), read_only=True, **kw)
+        lock, file, record = open_for_play(path)
+        try:
+            return cls(cls._replay(record, path), lock=lock, file=file, **kw)
+        except BaseException:
+            lock.release()
+            raise
+
+    @staticmethod
+    def _replay(record: GameRecord, path: Path) -> Game:
+        """Every refusal names ``path``."""
+        from railgames.core.errors import RailgamesError, RecordError
+
+        try:
+            return Game.replay(ruleset_for_record(record, str(path)), record)
+        except RecordError as exc:
+            if exc.reason.startswith(str(path)):
+                raise
+            raise RecordError(f"{path}: {exc.reason}") from None
+        except RailgamesError as exc:
+            raise RecordError(f"{path}: {exc.reason}") from None
+
+    def close(self) -> None:
+        """Let go of the save (another window may open it for play)."""
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    @property
+    def save_path(self) -> Path | None:
+        return self._file.path if self._file is not None else None
 
     # --- queries
     @property
@@ -92,6 +155,8 @@ class Session:
         return [i for i, p in enumerate(self.game.players) if not p.is_bot]
 
     def bot_to_move(self) -> bool:
+        if self.read_only:
+            return False
         prompt = self.prompt()
         return prompt is not None and self.is_bot(prompt.seat)
 
@@ -99,15 +164,20 @@ class Session:
     def apply(self, action: Mapping[str, Any] | Action, *, save: bool = True) -> list[Event]:
         """Apply through the rules engine; IllegalAction/MalformedAction leave everything as it was.
 
-        ``save=False`` leaves the autosave to the caller (the game screen saves
-        right after the new state is on the screen).
+        With ``save`` the move is on disk when this returns (an OSError says it is
+        not); ``save=False`` leaves the save to the caller, which must write it
+        before the move is shown.
         """
+        if self.read_only:
+            raise IllegalAction(READ_ONLY)
         events = self.game.apply(action)
         if save:
             self.save_if_auto()
         return events
 
     def bot_step(self) -> list[Event]:
+        if self.read_only:
+            return []
         start = len(self.game.log)
         step_bot(self.game, self.bots)
         self.save_if_auto()
@@ -122,12 +192,33 @@ class Session:
         ``seat`` is the player at the keyboard: nobody can take back another
         player's move, however the keys are passed around.
         """
+        if self.read_only:
+            raise IllegalAction(READ_ONLY)
         self.game.undo(seat)
         self.save_if_auto()
 
     def save(self) -> Path:
-        save_record(self.game.record, self.save_path)
-        return self.save_path
+        """Write the record now: into a new file on the first save, else over this game's own.
+
+        The write is compare-and-swap: if another window wrote the file since,
+        nothing is written and SaveConflict (an OSError) says so.
+        """
+        if self.read_only:
+            raise SaveConflict(READ_ONLY)
+        if self._file is None:
+            path = create_save(self.game.record, stem=self.new_stem)
+            lock = SaveLock(path)
+            try:
+                lock.acquire()
+            except Exception:  # noqa: BLE001 - a new name nobody knows yet; the swap check remains
+                lock = None  # type: ignore[assignment]
+            from railgames.app.saves import disk_stamp
+
+            self._lock = lock
+            self._file = SaveFile(path, disk_stamp(path))
+            return path
+        self._file.write(self.game.record)
+        return self._file.path
 
     def save_if_auto(self) -> None:
         if self.autosave:

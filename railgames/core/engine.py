@@ -10,6 +10,7 @@ leaves state and record exactly as they were.
 from __future__ import annotations
 
 import copy
+import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, TypeVar
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from railgames.core.errors import IllegalAction, MalformedAction, RecordError, ReplayError
 from railgames.core.events import SETUP, Event, EventLog
+from railgames.core.map_pins import map_digest
 from railgames.core.maps import BaseMap
 from railgames.core.record import GameRecord, PlayerSpec, describe_validation_error
 from railgames.core.rng import Chance
@@ -191,13 +193,35 @@ class Ruleset(ABC, Generic[S]):
             )
         return actions
 
-    def parse_action(self, raw: Mapping[str, Any] | Action) -> Any:
+    def parse_action(self, raw: Mapping[str, Any] | Action, *, recorded: bool = False) -> Any:
+        """An action built in Python is taken as it is; a mapping (from a file, a
+        message, a person) is read strictly, with JSON's types as written: ``true``
+        is no seat and ``"5"`` or ``5.0`` no amount.
+
+        ``recorded``: the mapping is a record's, which must also hold each field
+        exactly as the action reads it, so what is stored is what was played.
+        """
         if isinstance(raw, Action):
-            raw = raw.model_dump()
+            try:
+                return self.action_adapter.validate_python(raw.model_dump())
+            except ValidationError as exc:
+                raise MalformedAction(f"not a {self.title} action: {describe_validation_error(exc)}") from None
         try:
-            return self.action_adapter.validate_python(raw)
+            text = json.dumps(raw, allow_nan=False)
+        except (TypeError, ValueError):
+            raise MalformedAction(f"not a {self.title} action: it holds values JSON cannot carry") from None
+        try:
+            action = self.action_adapter.validate_json(text, strict=True)
         except ValidationError as exc:
             raise MalformedAction(f"not a {self.title} action: {describe_validation_error(exc)}") from None
+        if recorded:
+            stored = action.model_dump(mode="json")
+            for key, value in raw.items():
+                if json.dumps(stored.get(key), sort_keys=True) != json.dumps(value, sort_keys=True):
+                    raise MalformedAction(f"not a {self.title} action as stored: field '{key}' "
+                                          f"reads as {json.dumps(stored.get(key))}, "
+                                          f"not {json.dumps(value)[:40]}")
+        return action
 
 
 R = TypeVar("R", bound=Ruleset[Any])
@@ -226,6 +250,7 @@ class Game:
         record = GameRecord(
             game=ruleset.id,
             map=ruleset.map.id,
+            map_digest=map_digest(ruleset.map),
             options=dict(options or {}),
             players=list(players),
             seed=seed,
@@ -260,6 +285,9 @@ class Game:
             raise RecordError(f"the record's players do not fit: {problem}")
         if record.map != ruleset.map.id:
             raise RecordError(f"the record is for the map '{record.map}', not '{ruleset.map.id}'")
+        if record.map_digest is not None and record.map_digest != map_digest(ruleset.map):
+            raise RecordError(f"the record was played on version {record.map_digest} of the map "
+                              f"'{record.map}', not on version {map_digest(ruleset.map)}")
         actions = record.actions if upto is None else record.actions[:upto]
         header = record.model_copy(update={"actions": []})
         game = cls(ruleset, header, cls._initial_state(ruleset, header))
@@ -268,11 +296,11 @@ class Game:
             seat = raw.get("seat") if isinstance(raw, dict) else None
             player = (
                 record.players[seat].name
-                if isinstance(seat, int) and 0 <= seat < len(record.players)
+                if type(seat) is int and 0 <= seat < len(record.players)
                 else f"seat {seat}"
             )
             try:
-                game.apply(raw)
+                game.apply(raw, recorded=True)
             except (IllegalAction, MalformedAction) as exc:
                 raise ReplayError(index, kind, player, exc.reason) from None
         game.record.created = record.created
@@ -306,9 +334,9 @@ class Game:
     def events_for(self, seat: int | None) -> list[Event]:
         return [e for e in self.log if e.visible(seat)]
 
-    def check(self, raw: Mapping[str, Any] | Action) -> Any:
+    def check(self, raw: Mapping[str, Any] | Action, *, recorded: bool = False) -> Any:
         """Parse and validate without applying; returns the parsed action."""
-        action = self.ruleset.parse_action(raw)
+        action = self.ruleset.parse_action(raw, recorded=recorded)
         self.ruleset.check_references(action)
         seat = self.ruleset.to_move(self.state)
         if seat is None:
@@ -323,8 +351,8 @@ class Game:
         return action
 
     # --- the one way state changes
-    def apply(self, raw: Mapping[str, Any] | Action) -> list[Event]:
-        action = self.check(raw)
+    def apply(self, raw: Mapping[str, Any] | Action, *, recorded: bool = False) -> list[Event]:
+        action = self.check(raw, recorded=recorded)
         log = self.ruleset.log_of(self.state)
         start = len(log)
         self.ruleset.execute(self.state, action, EventLog(log, len(self.record.actions)))

@@ -9,17 +9,33 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from railgames.core.errors import RecordError
+from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
 
-RECORD_FORMAT = 1
+# Version 2 added ``map_digest``; ``MIGRATIONS`` brings older records up to date.
+RECORD_FORMAT: Literal[2] = 2
+
+# Limits on a record, checked before anything else reads it. A real game is a
+# few hundred actions and some tens of kilobytes; these leave ample room.
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+MAX_ACTIONS = 20_000
+MAX_DEPTH = 8  # record > actions > action > a list of ids is 4
+MAX_INT_DIGITS = 20  # a 64-bit seed has 20
+MAX_STRING = 200
+MAX_ITEMS = 64  # keys of any object, items of any list other than the actions
+MAX_OPTIONS = 32
 
 PlayerKind = Literal["human", "random", "greedy"]
+Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")]
+OptionValue = bool | int | Annotated[str, Field(max_length=MAX_STRING)]
+Stamp = Annotated[str, Field(max_length=40)]
 
 
 class PlayerSpec(BaseModel):
@@ -38,19 +54,23 @@ class GameRecord(BaseModel):
 
     Actions are kept as plain JSON objects here so that the record stays
     game-agnostic; each game's action union validates them on replay.
+    ``map_digest`` pins the version of the map the game is played on (see
+    ``core/map_pins.py``); None only for a record made by hand without one.
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    format: Literal[1] = 1
-    game: str
-    map: str
-    options: dict[str, Any] = Field(default_factory=dict)
-    players: list[PlayerSpec]
+    format: Literal[2] = RECORD_FORMAT
+    game: Id
+    map: Id
+    map_digest: Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")] | None = None
+    options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
+        default_factory=dict, max_length=MAX_OPTIONS)
+    players: list[PlayerSpec] = Field(max_length=16)
     seed: int
-    actions: list[dict[str, Any]] = Field(default_factory=list)
-    created: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
-    updated: str | None = None
+    actions: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    created: Stamp = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    updated: Stamp | None = None
 
     def dump_json(self) -> str:
         return self.model_dump_json(indent=1)
@@ -70,25 +90,113 @@ def describe_validation_error(err: ValidationError) -> str:
     return f"field '{where}': {first['msg']}{extra}"
 
 
+class _Refused(Exception):
+    """Raised from inside the JSON reader to stop it at the first thing over a limit."""
+
+
+def _parse_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Refused(f"a number of {len(digits.lstrip('-'))} digits (at most {MAX_INT_DIGITS})")
+    return int(digits)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > MAX_INT_DIGITS + 10:
+        raise _Refused(f"a number of {len(text)} characters")
+    return float(text)
+
+
+def _parse_constant(name: str) -> Any:
+    raise _Refused(f"'{name}', which is not a number JSON allows")
+
+
+def _check_shape(raw: Any) -> str | None:
+    """The first place where the JSON goes past a limit, or None. Never recurses."""
+    stack: list[tuple[Any, str, int]] = [(raw, "", 0)]
+    while stack:
+        value, where, depth = stack.pop()
+        label = f"field '{where}'" if where else "the top level"
+        if depth > MAX_DEPTH:
+            return f"{label} is nested {depth} levels deep (at most {MAX_DEPTH})"
+        if isinstance(value, str):
+            if len(value) > MAX_STRING:
+                return f"{label} is a text of {len(value)} characters (at most {MAX_STRING})"
+        elif isinstance(value, dict):
+            if len(value) > MAX_ITEMS:
+                return f"{label} has {len(value)} fields (at most {MAX_ITEMS})"
+            for key, item in value.items():
+                if len(key) > MAX_STRING:
+                    return f"{label} has a field name of {len(key)} characters"
+                stack.append((item, f"{where}.{key}" if where else key, depth + 1))
+        elif isinstance(value, list):
+            limit = MAX_ACTIONS if where == "actions" else MAX_ITEMS
+            if len(value) > limit:
+                return f"{label} has {len(value)} items (at most {limit})"
+            stack.extend((item, f"{where}.{i}", depth + 1) for i, item in enumerate(value))
+    return None
+
+
+def _from_format_1(raw: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 had no map digest: those games were played on the maps shipped then."""
+    from railgames.core.map_pins import FORMAT_1_MAP_DIGESTS
+
+    out = {k: v for k, v in raw.items() if k != "format"}
+    out["format"] = 2
+    out["map_digest"] = FORMAT_1_MAP_DIGESTS.get(str(raw.get("map")))
+    return out
+
+
+# format n -> the function turning a format-n record (as JSON data) into format n + 1
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_format_1}
+
+
+def migrate(raw: dict[str, Any], source: str) -> dict[str, Any]:
+    """Bring a record of any earlier format up to RECORD_FORMAT, step by step."""
+    version = raw.get("format", 1)
+    if type(version) is not int:
+        raise RecordError(f"{source}: field 'format' must be a whole number, not {version!r}"[:300])
+    if version > RECORD_FORMAT:
+        raise RecordError(f"{source}: saved in record format {version} by a newer railgames; "
+                          f"this version reads formats 1 to {RECORD_FORMAT}")
+    if version < 1:
+        raise RecordError(f"{source}: record format {version} does not exist")
+    while version < RECORD_FORMAT:
+        raw = MIGRATIONS[version](raw)
+        version += 1
+    return raw
+
+
 def parse_record(text: str, source: str = "record") -> GameRecord:
+    """Read a record strictly: JSON types as written, within the limits above.
+
+    Every refusal is one RecordError starting with ``source``.
+    """
+    if len(text) > MAX_RECORD_BYTES:
+        raise RecordError(f"{source}: too large for a saved game ({len(text):,} characters; "
+                          f"at most {MAX_RECORD_BYTES:,})")
+    if not text.strip():
+        raise RecordError(f"{source}: the file is empty")
     try:
-        raw = json.loads(text)
+        raw = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                         parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
-        if not text.strip():
-            raise RecordError(f"{source}: the file is empty") from None
         raise RecordError(
             f"{source}: not a readable saved game (JSON error at line {exc.lineno}, "
             f"column {exc.colno}: {exc.msg}; the file may be truncated)"
         ) from None
+    except _Refused as exc:
+        raise RecordError(f"{source}: not a saved game: it holds {exc}") from None
+    except RecursionError:
+        raise RecordError(f"{source}: not a saved game: it is nested far too deeply "
+                          f"(at most {MAX_DEPTH} levels)") from None
     if not isinstance(raw, dict):
         raise RecordError(f"{source}: not a saved game (expected a JSON object)")
-    if raw.get("format", RECORD_FORMAT) != RECORD_FORMAT:
-        raise RecordError(
-            f"{source}: saved with record format {raw.get('format')!r}; "
-            f"this version reads format {RECORD_FORMAT}"
-        )
+    problem = _check_shape(raw)
+    if problem:
+        raise RecordError(f"{source}: not a saved game: {problem}")
+    raw = migrate(raw, source)
     try:
-        return GameRecord.model_validate(raw)
+        return GameRecord.model_validate(raw, strict=True)
     except ValidationError as exc:
         raise RecordError(f"{source}: {describe_validation_error(exc)}") from None
 
@@ -96,26 +204,64 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
 def load_record(path: str | Path) -> GameRecord:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_RECORD_BYTES:  # refused before a byte of it is read
+                raise RecordError(f"{path}: too large for a saved game ({size:,} bytes; "
+                                  f"at most {MAX_RECORD_BYTES:,})")
+            data = handle.read(MAX_RECORD_BYTES + 1)
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise RecordError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot be read ({exc})") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path}: is a folder, not a saved game") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a saved game (not UTF-8 text)") from None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     return parse_record(text, str(path))
 
 
-def save_record(record: GameRecord, path: str | Path) -> None:
-    """Write atomically: a closed terminal never leaves half a file behind."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    record.updated = datetime.now(UTC).isoformat(timespec="seconds")
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+
+
+def fsync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` survive a power cut (where the system allows it)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def write_temp(record: GameRecord, folder: Path) -> Path:
+    """The record in a new temporary file in ``folder``, flushed to disk."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(record.dump_json())
             handle.flush()
             os.fsync(handle.fileno())
-        os.replace(tmp, path)
+        os.chmod(tmp, 0o644)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return Path(tmp)
+
+
+def save_record(record: GameRecord, path: str | Path) -> None:
+    """Write atomically: a killed process never leaves half a file behind."""
+    path = Path(path)
+    record.updated = datetime.now(UTC).isoformat(timespec="seconds")
+    tmp = write_temp(record, path.parent)
+    try:
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_folder(path.parent)

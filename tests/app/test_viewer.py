@@ -222,6 +222,8 @@ async def test_history_from_the_game_over_screen_shows_the_whole_game() -> None:
     path = write(record, "ne-over.json")
     app = RailgamesApp(load_path=path, bot_delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, app, GameScreen)  # a finished game opens on its final board
+        await pilot.press("g")
         await wait_for(pilot, app, GameOverScreen)
         await pilot.press("h")
         viewer = await wait_for(pilot, app, ViewerScreen)

@@ -54,6 +54,7 @@ class GameScreen(SizeGuard, Screen[None]):
         Binding("s", "save", "Save"),
         Binding("v", "history", "History"),
         Binding("question_mark,f1", "help", "Help"),
+        Binding("g", "final_scores", "Scores"),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -87,6 +88,8 @@ class GameScreen(SizeGuard, Screen[None]):
         self._log_viewer: int | None = None
         self._choice_level: tuple[int, tuple[str, ...]] | None = None  # prompt, keys so far
         self._players_shown: RenderOnce | None = None
+        # A game opened after it ended shows its final board and log (scores on `g`).
+        self.finished_on_open = session.game.is_over()
 
     @property
     def rapp(self) -> GameShell:
@@ -203,7 +206,7 @@ class GameScreen(SizeGuard, Screen[None]):
             self._nothing_to_choose()
             if self.review:
                 self.board.focus()  # the cursor walks the final board (Enter chooses nothing)
-            else:
+            elif not self.finished_on_open:
                 self.rapp.show_game_over(session)
             return
         if session.is_bot(prompt.seat):
@@ -320,6 +323,8 @@ class GameScreen(SizeGuard, Screen[None]):
         text = Text()
         turn = self.ui.turn_of(self.session.state)
         text.append(f" {self.session.ruleset.title} · turn {turn} ", style="bold reverse")
+        if self.session.read_only:
+            text.append(" read-only: played in another window ", style="bold")
         text.append(" ")
         if prompt is None:
             result = self.session.game.result()
@@ -369,14 +374,9 @@ class GameScreen(SizeGuard, Screen[None]):
         except (IllegalAction, MalformedAction) as exc:
             self.refuse(exc.reason)
             return False
-        # The autosave is written as soon as the new state is on the screen (by the
-        # app, which is still there when this screen has made way for the game over).
-        self.app.call_after_refresh(self._autosave, self.session)
-        try:
-            self.refresh_all()
-        except Exception:
-            self._autosave(self.session)  # the action is kept even if showing it failed
-            raise
+        # On disk before it is on the screen: a move the player has seen is never lost.
+        self._autosave(self.session)
+        self.refresh_all()
         return True
 
     def _autosave(self, session: Session) -> None:
@@ -464,7 +464,7 @@ class GameScreen(SizeGuard, Screen[None]):
     # ------------------------------------------------------------ keys
     def _hotkeys(self) -> dict[str, Any]:
         prompt = self.session.prompt()
-        if prompt is None or self.session.is_bot(prompt.seat):
+        if prompt is None or self.session.is_bot(prompt.seat) or self.session.read_only:
             return {}
         if self.remote and prompt.seat != self._at_keyboard:
             return {}
@@ -478,10 +478,21 @@ class GameScreen(SizeGuard, Screen[None]):
             return not self.review and parameters[0] in self._hotkeys()
         if action == "back":
             panels = self.query(ActionPanel)  # not there yet while the footer is first drawn
-            return self.review or (bool(panels) and self._choosing_now() and bool(panels.first().prefix))
-        if action in ("undo", "save"):
-            return not self.review
+            return self.review or self.finished_on_open or (
+                bool(panels) and self._choosing_now() and bool(panels.first().prefix))
+        if action == "final_scores":
+            return self.session.game.is_over()
+        if action == "undo":  # nothing to take back in a finished game, or in another window's
+            return not (self.review or self.session.game.is_over() or self.session.read_only)
+        if action == "save":
+            return not (self.review or self.session.read_only)
         return True
+
+    def action_final_scores(self) -> None:
+        if self.session.game.is_over():
+            from railgames.app.screens.game_over import GameOverScreen
+
+            self.app.push_screen(GameOverScreen(self.session))
 
     def action_hotkey(self, key: str) -> None:
         hot = self._hotkeys().get(key)
@@ -491,6 +502,9 @@ class GameScreen(SizeGuard, Screen[None]):
     def action_back(self) -> None:
         if self.review:
             self.dismiss(None)
+            return
+        if self.finished_on_open:
+            self.rapp.to_launcher()
             return
         self.panel.back()
         self.refresh_bindings()

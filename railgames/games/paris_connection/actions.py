@@ -23,6 +23,8 @@ def parse_hex(value: Any) -> Any:
         parts = [p.strip() for p in value.split(",")]
         if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
             return (int(parts[0]), int(parts[1]))
+    if isinstance(value, list):  # JSON's array, which strict parsing would not take for a pair
+        return tuple(value)
     return value
 
 
