@@ -28,7 +28,7 @@ from railgames.core.record import (
     load_record,
     parse_record,
 )
-from railgames.games import GAMES, load_ruleset, ruleset_class
+from railgames.games import GAMES, load_ruleset, maps_for, ruleset_class
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "tests" / "fixtures" / "records"
@@ -316,11 +316,14 @@ def test_a_save_on_an_archived_map_version_replays_on_that_version(tmp_path: Pat
         games_module._load_map.cache_clear()
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_the_current_version_of_every_map_is_archived(game_id: str) -> None:
+EVERY_MAP = sorted((game_id, map_id) for game_id in GAMES for map_id, _ in maps_for(game_id))
+
+
+@pytest.mark.parametrize(("game_id", "map_id"), EVERY_MAP)
+def test_the_current_version_of_every_map_is_archived(game_id: str, map_id: str) -> None:
     """Change a map's rules content and this fails until the new version is archived
     beside the old ones (which stay, for the saves that name them)."""
-    ruleset = load_ruleset(game_id)
+    ruleset = load_ruleset(game_id, map_id)
     digest = map_digest(ruleset.map)
     assert (ROOT / "maps" / "archive" / f"{ruleset.map.id}-{digest}.toml").is_file()
 
@@ -330,7 +333,7 @@ def test_every_archived_map_loads_and_holds_the_version_its_name_says() -> None:
     assert len(files) >= len(GAMES)
     for path in files:
         map_id, _, digest = path.stem.rpartition("-")
-        game = next(g for g in GAMES if map_id == ruleset_class(g).default_map)
+        game = next(g for g, m in EVERY_MAP if m == map_id)
         assert map_digest(load_map_file(path, ruleset_class(game).map_model)) == digest
     assert [d.name for d in archive_dirs()]
 
@@ -346,6 +349,10 @@ def test_there_is_a_fixture_for_every_game_and_end_condition() -> None:
     ends = {(load_record(RECORDS / n).game, e["end"]) for n, e in EXPECTED.items()}
     assert ("paris-connection", "a locomotive has reached Marseille") in ends
     assert ("paris-connection", "only one company's supply still has locomotives") in ends
+    assert {e for g, e in ends if g == "american-rails"} == {
+        "the year is 1857", "every share has been sold or removed",
+        "4 supplies are down to 2 or fewer"}
+    assert {load_record(p).map for p in FIXTURES} >= {"rotw-mexico", "rotw-eastern-us"}
     assert {p.name for p in FIXTURES} == set(EXPECTED) >= {p.name for p in FORMAT_1}
 
 
@@ -377,7 +384,7 @@ def test_fixture_records_replay_to_the_same_final_scores(path: Path, capsys) -> 
     assert out == {"finished": True, "scores": expected["scores"],
                    "winners": expected["winners"], "actions": expected["actions"]}
     game = replay_file(str(path))
-    if game.ruleset.id == "paris-connection":
+    if game.ruleset.id in ("paris-connection", "american-rails"):
         assert game.state.end_reason == expected["end"]
 
 

@@ -7,7 +7,7 @@ has one canonical key, so a ridge or border between two hexes is stored once.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 Orientation = Literal["pointy", "flat"]
 
@@ -60,3 +60,18 @@ def axial_to_offset(h: Hex, orientation: Orientation = "pointy") -> tuple[int, i
     if orientation == "pointy":
         return h.q + (h.r - (h.r & 1)) // 2, h.r
     return h.q, h.r + (h.q - (h.q & 1)) // 2
+
+
+def parse_hex(value: Any) -> Any:
+    """Read a hex given as "7,3" (or "7, 3") or as [7, 3]; for an action's before-validator.
+
+    A JSON array is turned into a pair here, since strict parsing takes only a
+    tuple for a pair once a before-validator has handed it on as Python data.
+    """
+    if isinstance(value, str):
+        parts = [p.strip() for p in value.split(",")]
+        if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
+            return (int(parts[0]), int(parts[1]))
+    if isinstance(value, list):
+        return tuple(value)
+    return value

@@ -11,20 +11,12 @@ the string ``"column,row"`` is accepted as well. Money is in dollars.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter, field_validator
 
 from railgames.core.engine import Action
-
-
-def parse_hex(value: Any) -> Any:
-    """Accept "7,3" (or "7, 3") as well as [7, 3]."""
-    if isinstance(value, str):
-        parts = [p.strip() for p in value.split(",")]
-        if len(parts) == 2 and all(p.lstrip("-").isdigit() for p in parts):
-            return (int(parts[0]), int(parts[1]))
-    return value
+from railgames.core.hexgrid import parse_hex
 
 
 class Bid(Action):
