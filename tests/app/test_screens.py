@@ -344,6 +344,8 @@ async def test_the_game_over_screen_shows_the_final_board_and_the_whole_log(tmp_
     app, keys = scenes(tmp_path / "records")["game_over"]()
     async with app.run_test(size=SMALL) as pilot:
         await pilot.pause()
+        await pilot.press(*keys)  # a finished save opens on its board; g shows the scores
+        await pilot.pause()
         over = app.screen
         assert isinstance(over, GameOverScreen)
         await pilot.press("b")

@@ -482,8 +482,11 @@ class GameScreen(SizeGuard, Screen[None]):
                 bool(panels) and self._choosing_now() and bool(panels.first().prefix))
         if action == "final_scores":
             return self.session.game.is_over()
-        if action == "undo":  # nothing to take back in a finished game, or in another window's
-            return not (self.review or self.session.game.is_over() or self.session.read_only)
+        if action == "undo":  # offered only when the rules would take something back now
+            if self.review or self.session.game.is_over() or self.session.read_only:
+                return False
+            seat = self._undo_seat()
+            return seat is None or self.remote or self.session.game.undo_refusal(seat) is None
         if action == "save":
             return not (self.review or self.session.read_only)
         return True
@@ -534,17 +537,22 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def action_undo(self) -> None:
         """Take back the last action of the player at the keyboard, never anyone else's."""
-        seat = self._at_keyboard
-        humans = self.session.humans()
+        seat = self._undo_seat()
         if self.remote and seat is None:
             self.refuse("you are watching this table; only its players take moves back")
             return
-        if seat is None and len(humans) == 1 and not self.remote:
-            seat = humans[0]
         if seat is None:
             self.refuse("nobody has taken the keyboard yet, so there is nothing of yours to take back")
             return
         self._undo_for(seat)
+
+    def _undo_seat(self) -> int | None:
+        """Whose moves ``u`` takes back: the player at the keyboard (or the only person)."""
+        seat = self._at_keyboard
+        humans = self.session.humans()
+        if seat is None and len(humans) == 1 and not self.remote:
+            seat = humans[0]
+        return seat
 
     def _undo_for(self, seat: int) -> None:
         count = len(self.session.game.record.actions)
