@@ -349,27 +349,7 @@ def test_there_is_a_fixture_for_every_game_and_end_condition() -> None:
     assert {p.name for p in FIXTURES} == set(EXPECTED) >= {p.name for p in FORMAT_1}
 
 
-# Saves made before two rule fixes no longer replay: the fixtures caught it. Until the
-# record says which edition of the rules a game was played under (and the rules keep
-# the old behaviour for old saves), these are expected to fail; strict, so that the
-# day they replay again this list must be emptied.
-BROKEN_BY_RULE_FIXES = {
-    "new-england-6p-random.json":
-        "New England: a growth reshuffle takes only earlier turns' discards (73c564e)",
-    "paris-connection-locomotive-reached.json":
-        "Paris Connection: 31 locomotives of each colour are dealt, not 32 (825589b)",
-    "paris-connection-one-supply-left.json":
-        "Paris Connection: 31 locomotives of each colour are dealt, not 32 (825589b)",
-}
-
-
-def _fixture_param(path: Path) -> Any:
-    reason = BROKEN_BY_RULE_FIXES.get(path.name)
-    marks = [pytest.mark.xfail(strict=True, reason=f"old save broken by: {reason}")] if reason else []
-    return pytest.param(path, marks=marks, id=f"{path.parent.name}/{path.name}")
-
-
-@pytest.mark.parametrize("path", [_fixture_param(p) for p in FIXTURES + FORMAT_1])
+@pytest.mark.parametrize("path", FIXTURES + FORMAT_1, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_fixture_records_replay_to_the_same_final_scores(path: Path, capsys) -> None:
     expected = EXPECTED[path.name]
     assert main(["replay", "--json", str(path)]) == 0
