@@ -444,7 +444,9 @@ def test_a_record_naming_no_edition_plays_under_the_current_one_and_then_names_i
     assert record.rules_edition is None
     game = Game.replay(ruleset_for_record(record, "x.json"), record)
     assert game.record.rules_edition == game.state.rules_edition == 2
-    assert game.result().scores == EXPECTED["paris-connection-31-locomotive-reached.json"]["scores"]  # type: ignore[union-attr]
+    result = game.result()
+    assert result is not None
+    assert result.scores == EXPECTED["paris-connection-31-locomotive-reached.json"]["scores"]
 
 
 @pytest.mark.parametrize("path", [NE_RECORD, PC_RECORD, RECORDS / "steel-driver-3p-greedy.json"])
