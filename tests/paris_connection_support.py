@@ -117,9 +117,11 @@ def check_invariants(rules: ParisConnectionRules, state: PCState) -> None:
         for c, k in p.shares.items():
             held[c] += k
     on_board = state.on_board()
+    # Edition 1 of the rules (old saves) kept no locomotive back as the value marker.
+    marker = 0 if state.rules_edition == 1 else VALUE_MARKER
     for c in COMPANIES:
         assert state.supply[c] >= 0
-        assert state.supply[c] + on_board.get(c, 0) + held[c] + VALUE_MARKER == TOTAL_PER_COMPANY, c
+        assert state.supply[c] + on_board.get(c, 0) + held[c] + marker == TOTAL_PER_COMPANY, c
         assert state.value[c] == sum(rules.hex_value(h) for h, here in state.board.items()
                                      if c in here), c
     for h, here in state.board.items():

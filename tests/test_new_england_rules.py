@@ -287,6 +287,29 @@ def test_no_growth_card_comes_up_twice_in_a_turn(ruleset):
     assert state.growth_discard == [only]
 
 
+def test_a_game_started_now_is_edition_2(ruleset):
+    game = start_game(ruleset, 3)
+    assert ruleset.edition == 2
+    assert game.record.rules_edition == game.state.rules_edition == 2
+
+
+def test_in_edition_1_a_reshuffle_takes_the_cards_turned_this_turn_too(ruleset):
+    # Saves made before the ruling "empty deck" keep the rules they were played under: each
+    # card went on the discards as it was turned, so the same card could come up twice.
+    record = start_game(ruleset, 3).record.model_copy(update={"rules_edition": 1})
+    game = Game.replay(ruleset, record)
+    state = game.state
+    assert state.rules_edition == 1
+    only = state.growth_deck[-1]
+    state.growth_deck, state.growth_discard = [only], []
+    finish_loans(game)
+    cities = ruleset.map.growth_deck[only].cities
+    assert [e.data["cities"] for e in events_of(game, "growth")] == [cities, cities]
+    assert [e.text for e in events_of(game, "reshuffle")] == ["The Commodity Growth deck is reshuffled."]
+    assert events_of(game, "growth_exhausted") == []
+    assert state.growth_deck == [] and state.growth_discard == [only]
+
+
 def test_growth_with_an_empty_cup_draws_nothing_and_says_so(ruleset):
     game = start_game(ruleset, 4)
     state = game.state

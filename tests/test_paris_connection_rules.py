@@ -74,6 +74,30 @@ def test_the_deal_gives_each_player_the_hand_for_the_player_count(
     check_invariants(pc, game.state)
 
 
+def test_a_game_started_now_is_edition_2_and_keeps_a_value_marker_back(
+        pc: ParisConnectionRules) -> None:
+    game = start_game(pc, 3, seed=7)
+    assert pc.edition == 2
+    assert game.record.rules_edition == game.state.rules_edition == 2
+    dealt_or_stored = sum(game.state.supply.values()) + sum(p.held for p in game.state.players)
+    assert dealt_or_stored == 31 * len(COMPANIES)
+
+
+@pytest.mark.parametrize("players", [3, 6])
+def test_an_edition_1_game_deals_or_stores_32_of_each_colour(
+        pc: ParisConnectionRules, players: int) -> None:
+    # Saves made before the ruling "starting locomotives" keep the rules they were played under.
+    record = start_game(pc, players, seed=7).record.model_copy(update={"rules_edition": 1})
+    game = Game.replay(pc, record)
+    assert game.state.rules_edition == 1
+    dealt: Counter[str] = Counter()
+    for p in game.state.players:
+        dealt.update(p.shares or {})
+    for c in COMPANIES:
+        assert game.state.supply[c] + dealt[c] == 32
+    check_invariants(pc, game.state)
+
+
 def test_the_deal_is_random_but_repeats_with_the_seed(pc: ParisConnectionRules) -> None:
     def hands(seed: int) -> list[dict[str, int]]:
         return [dict(p.shares or {}) for p in start_game(pc, 4, seed).state.players]

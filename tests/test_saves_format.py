@@ -14,7 +14,7 @@ import pytest
 
 from railgames.cli import main, replay_file
 from railgames.core.engine import Game
-from railgames.core.errors import MalformedAction, RecordError
+from railgames.core.errors import MalformedAction, RecordError, ReplayError
 from railgames.core.map_pins import (
     FORMAT_1_MAP_DIGESTS,
     archive_dirs,
@@ -356,27 +356,7 @@ def test_there_is_a_fixture_for_every_game_and_end_condition() -> None:
     assert {p.name for p in FIXTURES} == set(EXPECTED) >= {p.name for p in FORMAT_1}
 
 
-# Saves made before two rule fixes no longer replay: the fixtures caught it. Until the
-# record says which edition of the rules a game was played under (and the rules keep
-# the old behaviour for old saves), these are expected to fail; strict, so that the
-# day they replay again this list must be emptied.
-BROKEN_BY_RULE_FIXES = {
-    "new-england-6p-random.json":
-        "New England: a growth reshuffle takes only earlier turns' discards (73c564e)",
-    "paris-connection-locomotive-reached.json":
-        "Paris Connection: 31 locomotives of each colour are dealt, not 32 (825589b)",
-    "paris-connection-one-supply-left.json":
-        "Paris Connection: 31 locomotives of each colour are dealt, not 32 (825589b)",
-}
-
-
-def _fixture_param(path: Path) -> Any:
-    reason = BROKEN_BY_RULE_FIXES.get(path.name)
-    marks = [pytest.mark.xfail(strict=True, reason=f"old save broken by: {reason}")] if reason else []
-    return pytest.param(path, marks=marks, id=f"{path.parent.name}/{path.name}")
-
-
-@pytest.mark.parametrize("path", [_fixture_param(p) for p in FIXTURES + FORMAT_1])
+@pytest.mark.parametrize("path", FIXTURES + FORMAT_1, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_fixture_records_replay_to_the_same_final_scores(path: Path, capsys) -> None:
     expected = EXPECTED[path.name]
     assert main(["replay", "--json", str(path)]) == 0
@@ -400,6 +380,15 @@ def test_a_format_1_record_loads_after_the_format_moved_on() -> None:
     assert record.actions == raw["actions"]
 
 
+def test_a_format_1_record_was_played_under_edition_1_of_the_rules() -> None:
+    for old in FORMAT_1:
+        assert "rules_edition" not in json.loads(old.read_text())
+        assert load_record(old).rules_edition == 1
+    game = replay_file(str(RECORDS / "format-1" / PC_RECORD.name))
+    assert game.state.rules_edition == 1
+    assert game.record.rules_edition == 1
+
+
 def test_a_migrated_record_saves_in_the_current_format(tmp_path: Path) -> None:
     from railgames.core.record import save_record
 
@@ -415,3 +404,76 @@ def test_a_record_from_a_newer_format_says_so() -> None:
     raw["format"] = RECORD_FORMAT + 1
     with pytest.raises(RecordError, match="newer railgames"):
         parse_record(json.dumps(raw), "x.json")
+
+
+# ------------------------------------------------------------------ editions of the rules
+def test_new_records_name_the_edition_of_the_rules_they_are_played_under() -> None:
+    for game_id, edition in (("new-england", 2), ("paris-connection", 2), ("steel-driver", 1)):
+        ruleset = load_ruleset(game_id)
+        assert ruleset.edition == edition
+        game = Game.new(ruleset, parse_players("Ann,Bob,Cat"), 1)
+        assert game.record.rules_edition == edition
+        assert json.loads(game.record.dump_json())["rules_edition"] == edition
+
+
+def _outcome(record: Any) -> Any:
+    """The final scores a record replays to, or the refusal that stops it."""
+    try:
+        result = Game.replay(ruleset_for_record(record, "x.json"), record).result()
+    except (RecordError, ReplayError) as exc:
+        return exc.reason
+    return None if result is None else result.scores
+
+
+@pytest.mark.parametrize("name", ["new-england-6p-random.json",
+                                  "paris-connection-locomotive-reached.json",
+                                  "paris-connection-one-supply-left.json"])
+def test_saves_from_before_the_rule_fixes_replay_only_under_their_own_edition(name: str) -> None:
+    record = load_record(RECORDS / name)
+    assert record.rules_edition == 1
+    assert _outcome(record) == EXPECTED[name]["scores"]
+    assert _outcome(record.model_copy(update={"rules_edition": 2})) != EXPECTED[name]["scores"]
+
+
+def test_an_edition_1_paris_save_deals_or_stores_32_locomotives_of_each_colour() -> None:
+    game = replay_file(str(PC_RECORD))
+    assert game.state.rules_edition == 1
+    first = Game.replay(game.ruleset, game.record, upto=0).state
+    assert sum(first.supply.values()) + sum(p.held for p in first.players) == 32 * 6
+    new = Game.new(game.ruleset, game.record.players, game.record.seed).state
+    assert sum(new.supply.values()) + sum(p.held for p in new.players) == 31 * 6
+
+
+def test_a_record_naming_no_edition_plays_under_the_current_one_and_then_names_it() -> None:
+    data = record_data(RECORDS / "paris-connection-31-locomotive-reached.json")
+    assert data.pop("rules_edition") == 2
+    record = parse_record(json.dumps(data), "x.json")
+    assert record.rules_edition is None
+    game = Game.replay(ruleset_for_record(record, "x.json"), record)
+    assert game.record.rules_edition == game.state.rules_edition == 2
+    result = game.result()
+    assert result is not None
+    assert result.scores == EXPECTED["paris-connection-31-locomotive-reached.json"]["scores"]
+
+
+@pytest.mark.parametrize("path", [NE_RECORD, PC_RECORD, RECORDS / "steel-driver-3p-greedy.json"])
+def test_a_record_from_a_newer_edition_of_the_rules_is_refused_naming_the_file(
+        tmp_path: Path, capsys, path: Path) -> None:
+    data = record_data(path)
+    edition = ruleset_class(data["game"]).edition
+    data["rules_edition"] = edition + 1
+    saved = write_json(tmp_path / "newer.json", data)
+    for command in ("replay", "load"):
+        line = refused(capsys, command, saved)
+        assert f"edition {edition + 1} of the" in line and f"editions 1 to {edition}" in line
+    record = load_record(saved)
+    with pytest.raises(RecordError, match=f"edition {edition + 1}"):
+        Game.replay(load_ruleset(record.game), record)
+
+
+@pytest.mark.parametrize("value", [0, -1, "2", 1.0, True])
+def test_an_edition_that_is_not_a_whole_number_from_1_is_refused(tmp_path: Path, capsys,
+                                                                 value: Any) -> None:
+    data = record_data()
+    data["rules_edition"] = value
+    assert "rules_edition" in refused(capsys, "replay", write_json(tmp_path / "e.json", data))

@@ -122,11 +122,28 @@ class Ruleset(ABC, Generic[S]):
     # Set-up options the game offers (record.options keys, all true/false), with a label
     # for the setup screen.
     option_labels: ClassVar[dict[str, str]] = {}
+    # The edition of these rules: raised by one whenever a rule changes what a record
+    # replays to. A record names the edition it was played under (``rules_edition``)
+    # and the rules keep each earlier edition's behaviour for it, so an old save
+    # replays as it was played. Each change is written in docs/rulings/<game>.md.
+    edition: ClassVar[int] = 1
     map_model: ClassVar[type[BaseMap]]
     action_adapter: ClassVar[TypeAdapter[Any]]
 
     def __init__(self, game_map: BaseMap) -> None:
         self.map = game_map
+
+    def edition_of(self, record: GameRecord) -> int:
+        """The edition of these rules ``record`` is played under (the current one if it names none)."""
+        return self.edition if record.rules_edition is None else record.rules_edition
+
+    def edition_problem(self, record: GameRecord) -> str | None:
+        """Why these rules cannot replay ``record`` (an edition they do not know yet), or None."""
+        edition = self.edition_of(record)
+        if edition > self.edition:
+            return (f"this game was played under edition {edition} of the {self.title} rules, "
+                    f"from a newer railgames; this version knows editions 1 to {self.edition}")
+        return None
 
     # --- set-up and flow
     @abstractmethod
@@ -251,6 +268,7 @@ class Game:
             game=ruleset.id,
             map=ruleset.map.id,
             map_digest=map_digest(ruleset.map),
+            rules_edition=ruleset.edition,
             options=dict(options or {}),
             players=list(players),
             seed=seed,
@@ -288,8 +306,13 @@ class Game:
         if record.map_digest is not None and record.map_digest != map_digest(ruleset.map):
             raise RecordError(f"the record was played on version {record.map_digest} of the map "
                               f"'{record.map}', not on version {map_digest(ruleset.map)}")
+        problem = ruleset.edition_problem(record)
+        if problem:
+            raise RecordError(problem)
         actions = record.actions if upto is None else record.actions[:upto]
-        header = record.model_copy(update={"actions": []})
+        # A record naming no edition is played under the current one, and says so from now on.
+        header = record.model_copy(update={"actions": [],
+                                           "rules_edition": ruleset.edition_of(record)})
         game = cls(ruleset, header, cls._initial_state(ruleset, header))
         for index, raw in enumerate(actions):
             kind = str(raw.get("type", "?")) if isinstance(raw, dict) else "?"

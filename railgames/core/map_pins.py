@@ -104,7 +104,8 @@ def _load_checked(game_id: str, path: Path, digest: str | None) -> BaseMap:
 
 
 def ruleset_for_record(record: GameRecord, source: str) -> Ruleset[Any]:
-    """The game's rules on the very map version the record was played on.
+    """The game's rules on the very map version the record was played on, if they know
+    the edition of the rules it was played under (each keeps its earlier editions).
 
     Every refusal is a RecordError naming ``source`` and saying what is missing.
     """
@@ -131,14 +132,19 @@ def ruleset_for_record(record: GameRecord, source: str) -> Ruleset[Any]:
     try:
         current = load_ruleset(record.game, record.map).map
         if record.map_digest is None or map_digest(current) == record.map_digest:
-            return cls(current)
-        archived = archived_map_path(record.map, record.map_digest)
-        if archived is None:
-            raise RecordError(
-                f"{source}: this game was played on version {record.map_digest} of the map "
-                f"'{record.map}' (maps/archive/{record.map}-{record.map_digest}.toml), which this "
-                f"installation does not have; its map is now version {map_digest(current)}"
-            )
-        return cls(_load_checked(record.game, archived, record.map_digest))
+            ruleset = cls(current)
+        else:
+            archived = archived_map_path(record.map, record.map_digest)
+            if archived is None:
+                raise RecordError(
+                    f"{source}: this game was played on version {record.map_digest} of the map "
+                    f"'{record.map}' (maps/archive/{record.map}-{record.map_digest}.toml), which "
+                    f"this installation does not have; its map is now version {map_digest(current)}"
+                )
+            ruleset = cls(_load_checked(record.game, archived, record.map_digest))
     except MapError as exc:
         raise RecordError(f"{source}: its map cannot be used: {exc.reason}") from None
+    problem = ruleset.edition_problem(record)
+    if problem:
+        raise RecordError(f"{source}: {problem}")
+    return ruleset

@@ -19,7 +19,12 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from railgames.core.errors import RecordError
 from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
 
-# Version 2 added ``map_digest``; ``MIGRATIONS`` brings older records up to date.
+# Version 2 added ``map_digest`` and ``rules_edition``; ``MIGRATIONS`` brings older
+# records up to date. ``rules_edition`` joined format 2 without a new format number:
+# format 2 had not reached any player yet, and a format 3 would have needed a
+# migration guessing the edition of format-2 files that carry no sign of it. A
+# format-2 file without the field is read as made under the current edition (which
+# is how it replayed when it was made); files made under an earlier one say so.
 RECORD_FORMAT: Literal[2] = 2
 
 # Limits on a record, checked before anything else reads it. A real game is a
@@ -56,6 +61,9 @@ class GameRecord(BaseModel):
     game-agnostic; each game's action union validates them on replay.
     ``map_digest`` pins the version of the map the game is played on (see
     ``core/map_pins.py``); None only for a record made by hand without one.
+    ``rules_edition`` pins the edition of the game's rules it is played under
+    (``Ruleset.edition``), so that a rule fixed later never changes an old save;
+    None only for a record made without one, played under the current edition.
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -64,6 +72,7 @@ class GameRecord(BaseModel):
     game: Id
     map: Id
     map_digest: Annotated[str, Field(pattern=r"^[0-9a-f]{16}$")] | None = None
+    rules_edition: Annotated[int, Field(ge=1)] | None = None
     options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
         default_factory=dict, max_length=MAX_OPTIONS)
     players: list[PlayerSpec] = Field(max_length=16)
@@ -137,12 +146,14 @@ def _check_shape(raw: Any) -> str | None:
 
 
 def _from_format_1(raw: dict[str, Any]) -> dict[str, Any]:
-    """Format 1 had no map digest: those games were played on the maps shipped then."""
+    """Format 1 had no map digest and no rules edition: those games were played on
+    the maps shipped then, under the first edition of every game's rules."""
     from railgames.core.map_pins import FORMAT_1_MAP_DIGESTS
 
     out = {k: v for k, v in raw.items() if k != "format"}
     out["format"] = 2
     out["map_digest"] = FORMAT_1_MAP_DIGESTS.get(str(raw.get("map")))
+    out["rules_edition"] = 1
     return out
 
 

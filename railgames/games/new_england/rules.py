@@ -67,6 +67,8 @@ class NewEnglandRules(Ruleset[NEState]):
         "Bid for railway links, race the dice to build them, and haul commodities for income."
     )
     play_time: ClassVar[str] = "60-90 min"
+    # Edition 2: a growth reshuffle takes only earlier turns' discards (ruling "empty deck").
+    edition: ClassVar[int] = 2
     map_model = NewEnglandMap
     action_adapter = ACTION_ADAPTER
 
@@ -132,6 +134,7 @@ class NewEnglandRules(Ruleset[NEState]):
             unfinished=[],
             set_aside=[],
             pending=[],
+            rules_edition=self.edition_of(record),
             chance=chance,
         )
         log.add(
@@ -545,6 +548,9 @@ class NewEnglandRules(Ruleset[NEState]):
     def _commodity_growth(self, state: NEState, log: EventLog) -> None:
         # Ruling "empty deck": a reshuffle takes only earlier turns' discards; the cards
         # turned this turn are still face up on the table and join the discards after.
+        # Edition 1 (saves made before that ruling) discarded each card as it was turned,
+        # so a reshuffle could bring it back in the same turn.
+        first_edition = state.rules_edition == 1
         turned: list[int] = []
         for _ in state.current:
             if not state.growth_deck:
@@ -555,10 +561,11 @@ class NewEnglandRules(Ruleset[NEState]):
                 state.growth_deck = state.growth_discard
                 state.growth_discard = []
                 state.chance.shuffle(state.growth_deck)
-                log.add("The Commodity Growth deck is reshuffled from earlier turns' discards.",
+                log.add("The Commodity Growth deck is reshuffled." if first_edition else
+                        "The Commodity Growth deck is reshuffled from earlier turns' discards.",
                         "reshuffle", rule=R.RESHUFFLE, chance=True)
             card = state.growth_deck.pop()
-            turned.append(card)
+            (state.growth_discard if first_edition else turned).append(card)
             cities = self.map.growth_deck[card].cities
             parts = []
             for city in cities:

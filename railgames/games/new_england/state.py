@@ -65,6 +65,7 @@ class NEState:
     unfinished: list[str]  # bought but not yet built
     set_aside: list[str]  # offered, unbought: never built
     pending: list[int]  # seats still to act in this step, in order
+    rules_edition: int  # the edition of the rules the game is played under (Ruleset.edition)
     ship_round: int = 0
     auction_slot: int = 0  # index in ``current`` of the next link to auction
     auction: Auction | None = None

@@ -47,6 +47,9 @@ class ParisConnectionRules(Ruleset[PCState]):
     )
     play_time: ClassVar[str] = "20-40 min"
     hidden_information: ClassVar[bool] = True
+    # Edition 2: a value marker is one of each company's locomotives, so 31 of each are
+    # dealt or stored, not 32 (ruling "starting locomotives").
+    edition: ClassVar[int] = 2
     map_model = ParisConnectionMap
     action_adapter = ACTION_ADAPTER
 
@@ -114,9 +117,12 @@ class ParisConnectionRules(Ruleset[PCState]):
     # ------------------------------------------------------------ set-up
     def setup(self, record: GameRecord, chance: Chance, log: EventLog) -> PCState:
         n = len(record.players)
+        edition = self.edition_of(record)
         # Ruling "starting locomotives": of each company's locomotives one stands in Paris and one
-        # marks its value on the score track; only the rest are dealt or stored.
-        supply = {c.id: c.locomotives - 1 - VALUE_MARKER for c in self.map.companies}
+        # marks its value on the score track; only the rest are dealt or stored. Edition 1 (saves
+        # made before that ruling) kept no marker back, and dealt or stored one more of each.
+        marker = 0 if edition == 1 else VALUE_MARKER
+        supply = {c.id: c.locomotives - 1 - marker for c in self.map.companies}
         board = {self.map.hex_of(*c.start): [c.id] for c in self.map.companies}
         state = PCState(
             players=[Shareholder(name=p.name, shares={}) for p in record.players],
@@ -126,6 +132,7 @@ class ParisConnectionRules(Ruleset[PCState]):
             current=0,
             turn=0,
             step=Step.TURN,
+            rules_edition=edition,
             chance=chance,
         )
         log.add("Each company starts with one locomotive in Paris: "

@@ -42,6 +42,7 @@ class PCState:
     current: int  # seat to move
     turn: int
     step: Step
+    rules_edition: int  # the edition of the rules the game is played under (Ruleset.edition)
     building: str | None = None  # the company of the build under way
     placed: list[Hex] = field(default_factory=list)  # hexes placed in the build under way
     end_reason: str | None = None
