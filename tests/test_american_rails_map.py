@@ -69,10 +69,10 @@ def test_grid_is_about_20_by_18(board: AmericanRailsMap) -> None:
 
 
 def test_six_companies_with_the_rulebooks_cubes_and_shares(board: AmericanRailsMap) -> None:
-    table = {c.name: (c.colour, c.cubes, c.shares) for c in board.companies}
+    table = {c.name: (c.cubes, c.shares, c.colour) for c in board.companies}
     assert table == {
-        "American": ("white", 31, 5), "National": ("grey", 29, 4), "Continental": ("green", 26, 3),
-        "Majestic": ("yellow", 22, 4), "Liberty": ("red", 19, 2), "Republic": ("blue", 17, 3),
+        "American": (31, 5, "white"), "National": (29, 4, "grey"), "Continental": (26, 3, "green"),
+        "Majestic": (22, 4, "yellow"), "Liberty": (19, 2, "red"), "Republic": (17, 3, "blue"),
     }
     assert sum(c.cubes for c in board.companies) == 144
     assert sum(c.shares for c in board.companies) == 21
