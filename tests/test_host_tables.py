@@ -329,3 +329,23 @@ def test_a_remote_seat_answers_as_a_table_does(service: TableService) -> None:
     assert prompt is not None
     if prompt.seat != 0:
         assert prompt.choices == []  # another seat's choices never reach this one
+
+
+def test_a_table_is_played_on_the_board_its_host_chose(tmp_path: Path) -> None:
+    """Railways of the World's boards take different numbers of players: Mexico two
+    or three, the Eastern US three to six. The host's choice holds through a restart."""
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    ann, _ = member("ann")
+    with pytest.raises(IllegalAction, match="3 to 6 players, not 2"):
+        service.create(ann, "railways-of-the-world", seats=2, humans=1)
+    with pytest.raises(IllegalAction, match="no board called 'paris-connection'"):
+        service.create(ann, "railways-of-the-world", seats=3, humans=1, map_id="paris-connection")
+    table = service.create(ann, "railways-of-the-world", seats=2, humans=1, map_id="rotw-mexico")
+    game = service.tables[table.code].game
+    assert game is not None and game.record.map == "rotw-mexico"
+    assert not list((tmp_path / "tables").glob(".tmp-*"))
+    again = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    again.load()
+    restored = again.tables[table.code]
+    assert restored.map_id == "rotw-mexico"
+    assert restored.game is not None and restored.game.record.map == "rotw-mexico"

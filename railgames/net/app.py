@@ -81,22 +81,26 @@ class HostTableScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
-        from railgames.games import playable_games, ruleset_class
+        from railgames.games import maps_for, playable_games
 
-        cls = ruleset_class(self.game_id)
         games = [(g.title, g.id) for g in playable_games()]
+        low, high = self._range(self.game_id, None)
         with VerticalScroll(id="setup"):
             yield Static("[b]Host a table[/b]", id="setup-title")
             with Horizontal(classes="setup-row"):
                 yield Label("Game", classes="setup-label")
                 yield Select(games, value=self.game_id, allow_blank=False, id="game", compact=True)
             with Horizontal(classes="setup-row"):
+                yield Label("Board", classes="setup-label")
+                boards = [(title, map_id) for map_id, title in maps_for(self.game_id)]
+                yield Select(boards, value=boards[0][1], allow_blank=False, id="map", compact=True)
+            with Horizontal(classes="setup-row"):
                 yield Label("Seats", classes="setup-label")
-                yield Select(self._counts(cls.min_players, cls.max_players), value=cls.min_players,
+                yield Select(self._counts(low, high), value=low,
                              allow_blank=False, id="seats", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label("Players", classes="setup-label")
-                yield Select(self._counts(1, cls.min_players), value=min(2, cls.min_players),
+                yield Select(self._counts(1, low), value=min(2, low),
                              allow_blank=False, id="humans", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label("Bots", classes="setup-label")
@@ -112,6 +116,14 @@ class HostTableScreen(Screen[None]):
         yield Footer()
 
     @staticmethod
+    def _range(game_id: str, map_id: str | None) -> tuple[int, int]:
+        """How many seats a table of this game may have on this board."""
+        from railgames.games import load_ruleset
+
+        rules = load_ruleset(game_id, map_id)
+        return rules.min_players, rules.max_players
+
+    @staticmethod
     def _counts(low: int, high: int) -> list[tuple[str, int]]:
         return [(str(n), n) for n in range(low, high + 1)]
 
@@ -122,13 +134,20 @@ class HostTableScreen(Screen[None]):
         return self.query_one(f"#{widget_id}", Select).value
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        from railgames.games import ruleset_class
+        from railgames.games import maps_for
 
         if event.select.id == "game" and isinstance(event.value, str):
-            cls = ruleset_class(event.value)
-            self.query_one("#seats", Select).set_options(self._counts(cls.min_players, cls.max_players))
-            self.query_one("#seats", Select).value = cls.min_players
-        if event.select.id in ("game", "seats"):
+            boards = self.query_one("#map", Select)
+            choices = [(title, map_id) for map_id, title in maps_for(event.value)]
+            boards.set_options(choices)
+            boards.value = choices[0][1]
+        if event.select.id in ("game", "map"):
+            game, board = self._value("game"), self._value("map")
+            if isinstance(game, str) and isinstance(board, str):
+                low, high = self._range(game, board)
+                self.query_one("#seats", Select).set_options(self._counts(low, high))
+                self.query_one("#seats", Select).value = low
+        if event.select.id in ("game", "map", "seats"):
             seats = self._value("seats")
             seats = seats if isinstance(seats, int) else 2
             humans = self.query_one("#humans", Select)
@@ -143,7 +162,8 @@ class HostTableScreen(Screen[None]):
             self.app.pop_screen()
 
     def action_open(self) -> None:
-        request = {"op": "create", "game": self._value("game"), "seats": self._value("seats"),
+        request = {"op": "create", "game": self._value("game"), "map": self._value("map"),
+                   "seats": self._value("seats"),
                    "humans": self._value("humans"), "bots": self._value("bots")}
         try:
             answer = self.napp.link.request(request)

@@ -289,6 +289,9 @@ class RemoteSeat:
     def save_if_auto(self) -> None:
         pass
 
+    def close(self) -> None:
+        """Nothing to let go of here: the host keeps the table, its record and its file."""
+
     def leave(self) -> None:
         try:
             self.link.request({"op": "leave"})

@@ -32,7 +32,7 @@ from railgames.core.bots import Bot, make_bot
 from railgames.core.engine import Game, Prompt
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 from railgames.core.record import GameRecord, PlayerSpec
-from railgames.games import load_ruleset, playable_games, ruleset_class
+from railgames.games import load_ruleset, maps_for, playable_games, ruleset_class
 from railgames.net.protocol import pack
 
 log = logging.getLogger("railgames.host")
@@ -93,6 +93,7 @@ class Table:
     bot_kind: str = "greedy"
     options: dict[str, Any] = field(default_factory=dict)
     seed: int = 0
+    map_id: str | None = None  # None: the game's default board
     game: Game | None = None
     members: list[Member] = field(default_factory=list)
     bots: list[Bot] = field(default_factory=list)
@@ -128,6 +129,7 @@ class Table:
         return {
             "format": 1, "code": self.code, "game": self.game_id, "humans": self.humans,
             "bot_kind": self.bot_kind, "options": self.options, "seed": self.seed,
+            "map": self.map_id,
             "seats": [{"name": s.name, "kind": s.kind, "key": s.key, "bot_taken": s.bot_taken}
                       for s in self.seats],
             "record": None if self.game is None else self.game.record.model_dump(mode="json"),
@@ -181,7 +183,8 @@ class TableService:
             from datetime import UTC, datetime
 
             table.game.record.updated = datetime.now(UTC).isoformat(timespec="seconds")
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.root)
+        # The temporary name never ends in .json, so a killed write is never read as a table.
+        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".partial", dir=self.root)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 json.dump(table.to_dict(), handle, indent=1)
@@ -215,6 +218,7 @@ class TableService:
             code=str(data["code"]), game_id=str(data["game"]), humans=int(data["humans"]),
             bot_kind=str(data.get("bot_kind", "greedy")), options=dict(data.get("options") or {}),
             seed=int(data.get("seed", 0)),
+            map_id=str(data["map"]) if data.get("map") else None,
             seats=[Seat(name=s["name"], kind=s["kind"], key=s.get("key"),
                         bot_taken=bool(s.get("bot_taken"))) for s in data["seats"]],
         )
@@ -250,18 +254,24 @@ class TableService:
                 return code
 
     def create(self, member: Member, game_id: str, seats: int, humans: int,
-               bot_kind: str = "greedy", options: dict[str, Any] | None = None) -> Table:
+               bot_kind: str = "greedy", options: dict[str, Any] | None = None,
+               map_id: str | None = None) -> Table:
         cls = ruleset_class(game_id)
         if cls not in playable_games():
             raise IllegalAction(f"{cls.title} cannot be played yet")
-        if not cls.min_players <= seats <= cls.max_players:
-            raise IllegalAction(f"{cls.title} is for {cls.min_players} to {cls.max_players} players, not {seats}")
+        if map_id is not None and map_id not in {m for m, _ in maps_for(game_id)}:
+            raise IllegalAction(f"{cls.title} has no board called '{map_id}'")
+        rules = load_ruleset(game_id, map_id)  # each board may take its own range of players
+        if not rules.min_players <= seats <= rules.max_players:
+            raise IllegalAction(f"{cls.title} on this board is for {rules.min_players} to "
+                                f"{rules.max_players} players, not {seats}")
         if not 1 <= humans <= seats:
             raise IllegalAction(f"a table of {seats} seats has 1 to {seats} players at keyboards, not {humans}")
         if bot_kind not in ("random", "greedy"):
             raise MalformedAction(f"no bot called '{bot_kind}' (random or greedy)")
         table = Table(code=self._new_code(), game_id=game_id, humans=humans, bot_kind=bot_kind,
                       options=dict(options or {}), seed=random.randrange(1, 1_000_000),
+                      map_id=map_id,
                       seats=[Seat(name="") for _ in range(humans)])
         names = iter(n for n in BOT_NAMES if n.lower() != member.login.name.lower())
         for _ in range(seats - humans):
@@ -326,7 +336,7 @@ class TableService:
         return None  # the table is full: watch
 
     def _start(self, table: Table) -> None:
-        ruleset = load_ruleset(table.game_id)
+        ruleset = load_ruleset(table.game_id, table.map_id)
         players = [PlayerSpec(name=s.name, kind=s.kind) for s in table.seats]  # type: ignore[arg-type]
         table.game = Game.new(ruleset, players, table.seed, table.options)
         table.bots = self._bots_for(table)

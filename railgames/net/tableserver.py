@@ -137,7 +137,8 @@ class TableServer:
             if op == "create":
                 table = service.create(member, str(request.get("game", "")),
                                        _int(request.get("seats")), _int(request.get("humans")),
-                                       str(request.get("bots", "greedy")))
+                                       str(request.get("bots", "greedy")),
+                                       map_id=_map_id(request.get("map")))
                 return {"ok": True, "code": table.code}
             if op == "join":
                 table = service.join(member, str(request.get("code", "")),
@@ -158,6 +159,14 @@ class TableServer:
         except Exception as exc:  # logged; the session gets one line and goes on
             event("request_error", op=op, player=member.login.name, error=repr(exc))
             return {"ok": False, "reason": "the host could not do that (see its log)"}
+
+
+def _map_id(value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 0 < len(value) <= 64:
+        raise RailgamesError("a board's id was expected")
+    return value
 
 
 def _int(value: Any) -> int:
