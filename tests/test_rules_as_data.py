@@ -17,7 +17,7 @@ from railgames.core.simulate import bot_players, play_bot_game
 from railgames.games import GAMES, load_ruleset, ruleset_class
 
 ROOT = Path(__file__).resolve().parents[1]
-TITLES = ("new-england", "paris-connection", "steel-driver", "railways-of-the-world")
+TITLES = tuple(sorted(GAMES))  # every game, so a new one cannot slip past these checks
 
 # What each game's demo (4 greedy bots, seed 1) shows at work. Listed in full so
 # that a change to a bot or a rule that changes what a newcomer sees is noticed.
@@ -43,6 +43,10 @@ DEMO_SHOWS = {
         "rw.crossing", "rw.link", "rw.engine", "rw.deliver", "rw.empty_city", "rw.income",
         "rw.interest", "rw.end_trigger", "rw.final",
     },
+    "american-rails": {
+        "ar.setup", "ar.prep", "ar.auction", "ar.first_cube", "ar.track", "ar.develop", "ar.fund",
+        "ar.take_two", "ar.expand", "ar.income", "ar.dividend", "ar.end",
+    },
 }
 
 
@@ -63,7 +67,7 @@ def test_every_event_of_every_game_names_rules_the_book_explains(game: str) -> N
                 assert event.rules, f"{game}: the '{event.kind}' event names no rule: {event.text}"
                 for rule_id in event.rules:
                     assert rule_id in book, f"{game}: rule '{rule_id}' has no explanation"
-    assert {"game_over", "turn"} <= kinds
+    assert "game_over" in kinds and len(kinds) >= 8  # whole games were seen, in many kinds
 
 
 @pytest.mark.parametrize("game", TITLES)
