@@ -482,11 +482,9 @@ class GameScreen(SizeGuard, Screen[None]):
                 bool(panels) and self._choosing_now() and bool(panels.first().prefix))
         if action == "final_scores":
             return self.session.game.is_over()
-        if action == "undo":  # offered only when the rules would take something back now
-            if self.review or self.session.game.is_over() or self.session.read_only:
-                return False
-            seat = self._undo_seat()
-            return seat is None or self.remote or self.session.game.undo_refusal(seat) is None
+        if action == "undo":  # nothing to take back in a finished game, or in another window's;
+            # otherwise u stays on offer, and says why when the rules refuse
+            return not (self.review or self.session.game.is_over() or self.session.read_only)
         if action == "save":
             return not (self.review or self.session.read_only)
         return True
