@@ -349,3 +349,50 @@ def test_a_table_is_played_on_the_board_its_host_chose(tmp_path: Path) -> None:
     restored = again.tables[table.code]
     assert restored.map_id == "rotw-mexico"
     assert restored.game is not None and restored.game.record.map == "rotw-mexico"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs Linux's /proc to see the workers")
+def test_a_killed_host_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import textwrap
+    import time
+
+    script = textwrap.dedent("""
+        import asyncio, sys, time
+        from pathlib import Path
+        from railgames.core.bots import RandomBot
+        from railgames.core.engine import Game
+        from railgames.core.record import PlayerSpec
+        from railgames.games import load_ruleset
+        from railgames.net.tables import TableService
+        service = TableService(Path(sys.argv[1]), bot_workers=1)
+        rules = load_ruleset("paris-connection")
+        game = Game.new(rules, [PlayerSpec(name=n, kind="random") for n in "ABC"], 1)
+        prompt = game.prompt()
+        asyncio.run(service._think(RandomBot(1), rules, game.view(prompt.seat), prompt))
+        print("thought", flush=True)
+        time.sleep(60)
+    """)
+    host = subprocess.Popen([sys.executable, "-c", script, str(tmp_path)], stdout=subprocess.PIPE,
+                            text=True)
+    try:
+        assert host.stdout is not None and host.stdout.readline().strip() == "thought"
+        children = subprocess.run(["pgrep", "-P", str(host.pid)], capture_output=True,
+                                  text=True).stdout.split()
+        assert children, "the host started no worker"
+    finally:
+        host.send_signal(signal.SIGKILL)
+        host.wait(10)
+
+    def running(pid: str) -> bool:
+        try:
+            return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+        except OSError:
+            return False
+
+    deadline = time.monotonic() + 10
+    while any(running(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in children if running(pid)]

@@ -136,6 +136,24 @@ class Table:
         }
 
 
+def _die_with_host(host_pid: int) -> None:
+    """In a bot worker: end when the host ends, even if it is killed outright (Linux).
+
+    Without this a worker whose host was killed stays behind for good.
+    """
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+    except (OSError, AttributeError):
+        return  # not Linux: the host's own shutdown ends its workers
+    if os.getppid() != host_pid:  # the host was gone before the line above ran
+        os._exit(0)
+
+
 def think(bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
     """A bot's choice, and the bot as it is afterwards (its random source moved on)."""
     return bot.choose(ruleset, view, prompt), bot
@@ -165,7 +183,8 @@ class TableService:
             return await asyncio.to_thread(think, bot, ruleset, view, prompt)
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.bot_workers,
-                                             mp_context=multiprocessing.get_context("spawn"))
+                                             mp_context=multiprocessing.get_context("spawn"),
+                                             initializer=_die_with_host, initargs=(os.getpid(),))
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._pool, think, bot, ruleset, view, prompt)
