@@ -17,9 +17,10 @@ from rich.text import Text
 
 from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
 from railgames.app.palette import player_letters, player_style
+from railgames.app.widgets.hex_layout import hex_id
 from railgames.core.engine import Prompt
 from railgames.games.paris_connection.actions import Build, EndBuild, Trade
-from railgames.games.paris_connection.board import city_style, company_style, hex_id
+from railgames.games.paris_connection.board import city_style, company_style
 from railgames.games.paris_connection.rules import (
     HOLDING_LIMIT,
     MAX_BUILD,

@@ -37,13 +37,12 @@ from textual.widgets import Static
 
 from railgames.app.palette import player_letters, player_style
 from railgames.app.widgets.board_base import CURSOR, STYLE, BoardBase, BoardPanel, Cell
-from railgames.core.hexgrid import AXIAL_DIRECTIONS, Hex
-from railgames.games.railways_of_the_world.board_map import GRAY, RotwMap
+from railgames.app.widgets.hex_layout import HexLayout, hex_id
+from railgames.core.hexgrid import Hex
+from railgames.games.railways_of_the_world.board_map import GRAY
 from railgames.games.railways_of_the_world.rules import RailwaysOfTheWorldRules, money
 from railgames.games.railways_of_the_world.state import RotwState
 
-HEX_WIDTH = 4
-EDGE_GLYPHS = {"|": "│", "/": "╱", "\\": "╲"}
 RIDGE_GLYPH = "#"
 LEGAL_MARK = "+"
 
@@ -64,9 +63,6 @@ CUBE_STYLES = {
 }
 
 
-def hex_id(col: int, row: int) -> str:
-    return f"{col},{row}"
-
 
 def city_letter(colour: str) -> str:
     return CITY_LETTERS.get(colour, "?")
@@ -81,73 +77,6 @@ def cube_text(cubes: dict[str, int]) -> Text:
         text.append("none", style="dim")
     return text
 
-
-class HexLayout:
-    """Where each hex and each hex side goes on the text grid; no Textual."""
-
-    def __init__(self, game_map: RotwMap) -> None:
-        self.map = game_map
-        land = list(game_map.terrain)
-        raw = {h: self._raw_centre(h) for h in land}
-        self.x0 = min(x for x, _ in raw.values()) - 2
-        self.centre: dict[Hex, Cell] = {h: (x - self.x0, y) for h, (x, y) in raw.items()}
-        self.width = max(x for x, _ in self.centre.values()) + 3
-        self.height = max(y for _, y in self.centre.values()) + 2
-        self.id_of: dict[Hex, str] = {h: hex_id(*game_map.offset_of(h)) for h in land}
-        self.hex_of: dict[str, Hex] = {i: h for h, i in self.id_of.items()}
-        self.owner: dict[Cell, Hex] = {}
-        for h, (x, y) in self.centre.items():
-            for cell in ((x - 1, y), (x, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-                self.owner[cell] = h
-        ridges = game_map.ridges
-        self.edges: dict[Cell, tuple[str, bool]] = {}
-        self.side_cell: dict[tuple[Hex, Hex], Cell] = {}
-        for h in land:
-            x, y = self.centre[h]
-            for d in AXIAL_DIRECTIONS:
-                n = h + d
-                nx, ny = self._raw_centre(n)
-                nx -= self.x0
-                cell = ((x + nx) // 2, (y + ny) // 2)
-                side = (h, n) if h <= n else (n, h)
-                self.side_cell[side] = cell
-                if cell in self.edges:
-                    continue
-                dx, dy = nx - x, ny - y
-                glyph = "|" if dy == 0 else ("\\" if (dx > 0) != (dy > 0) else "/")
-                self.edges[cell] = (EDGE_GLYPHS[glyph], side in ridges)
-        self.hexes_on_row: dict[int, list[Hex]] = {}
-        for h, (_, y) in sorted(self.centre.items(), key=lambda kv: kv[1]):
-            self.hexes_on_row.setdefault(y, []).append(h)
-
-    def _raw_centre(self, h: Hex) -> Cell:
-        col, row = self.map.offset_of(h)
-        return HEX_WIDTH * col + 2 + (2 if row & 1 else 0), 2 * row + 1
-
-    def region(self, h: Hex) -> Region:
-        x, y = self.centre[h]
-        return Region(x - 2, y - 1, 5, 3)
-
-    def rows_of(self, h: Hex) -> range:
-        y = self.centre[h][1]
-        return range(y - 1, y + 2)
-
-    def step(self, origin: Hex, direction: str, home_x: int) -> Hex | None:
-        x, y = self.centre[origin]
-        if direction in ("left", "right"):
-            sign = 1 if direction == "right" else -1
-            row = [h for h in self.hexes_on_row[y] if (self.centre[h][0] - x) * sign > 0]
-            return min(row, key=lambda h: abs(self.centre[h][0] - x), default=None)
-        sign = 1 if direction == "down" else -1
-        best: tuple[int, int, Hex] | None = None
-        for h, (hx, hy) in self.centre.items():
-            rows = (hy - y) * sign // 2
-            if rows <= 0 or abs(hx - x) > 2 * rows:
-                continue
-            key = (rows, abs(hx - home_x), h)
-            if best is None or key[:2] < best[:2]:
-                best = key
-        return best[2] if best else None
 
 
 DIM = Style(dim=True)
@@ -174,7 +103,7 @@ class RotwBoard(BoardBase):
     ruleset: RailwaysOfTheWorldRules
 
     def __init__(self, ruleset: RailwaysOfTheWorldRules, *, id: str | None = None) -> None:
-        layout = HexLayout(ruleset.map)
+        layout = HexLayout(ruleset.map, ruleset.map.ridges)
         first = ruleset.map.cities[0]
         self.letters: list[str] = []
         super().__init__(ruleset, layout, hex_id(first.col, first.row), id=id)
