@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from railgames.core.auctions import next_bidder
 from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
@@ -604,12 +605,9 @@ class AmericanRailsRules(Ruleset[ARState]):
     def _next_bidder(self, state: ARState, after: int, log: EventLog) -> None:
         a = state.auction
         assert a is not None
-        n = len(state.players)
-        for i in range(1, n + 1):
-            seat = (after + i) % n
-            if seat in a.bidders and seat != a.high_seat:
-                a.to_act = seat
-                break
+        seat = next_bidder(after, len(state.players), a.bidders, a.high_seat)
+        if seat is not None:
+            a.to_act = seat
         self._settle_auction(state, log)
 
     def _settle_auction(self, state: ARState, log: EventLog) -> None:

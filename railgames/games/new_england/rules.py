@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, ClassVar
 
+from railgames.core.auctions import next_bidder
 from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
@@ -621,12 +622,9 @@ class NewEnglandRules(Ruleset[NEState]):
     def _next_bidder(self, state: NEState, after: int, log: EventLog) -> None:
         a = state.auction
         assert a is not None
-        n = len(state.railways)
-        for i in range(1, n + 1):
-            seat = (after + i) % n
-            if seat in a.bidders and seat != a.high_seat:
-                a.to_act = seat
-                break
+        seat = next_bidder(after, len(state.railways), a.bidders, a.high_seat)
+        if seat is not None:
+            a.to_act = seat
         if not self._settle_auction(state, log) and state.step is Step.AUCTION:
             self._open_next_auction(state, log)
 
