@@ -25,7 +25,14 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from railgames.core.errors import MapError
-from railgames.core.hexgrid import Hex, Orientation, are_adjacent, offset_to_axial, side_key
+from railgames.core.hexgrid import (
+    Hex,
+    Orientation,
+    are_adjacent,
+    axial_to_offset,
+    offset_to_axial,
+    side_key,
+)
 from railgames.core.record import _more as _more
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
@@ -194,6 +201,25 @@ class HexMap(BaseMap):
             b = offset_to_axial(*s.b, self.orientation)
             out[side_key(a, b)] = s.feature
         return out
+
+    def place_cities(self) -> dict[Hex, int]:
+        """Each city's hex (to its index in ``cities``), for maps that draw cities as
+        'city' hexes: every city stands on one, alone, and every one has its city."""
+        terrain = self.terrain
+        at: dict[Hex, int] = {}
+        for i, city in enumerate(self.cities):
+            h = offset_to_axial(city.col, city.row, self.orientation)
+            if terrain[h] != "city":
+                raise ValueError(f"cities.{i}: city '{city.id}' stands on a {terrain[h]} hex, "
+                                 "not a city hex ('o')")
+            if h in at:
+                raise ValueError(f"cities.{i}: a second city on hex [{city.col}, {city.row}]")
+            at[h] = i
+        for h, t in terrain.items():
+            if t == "city" and h not in at:
+                col, row = axial_to_offset(h, self.orientation)
+                raise ValueError(f"grid: the city hex [{col}, {row}] has no entry in the cities table")
+        return at
 
     @model_validator(mode="after")
     def _check_hexes(self) -> HexMap:

@@ -48,23 +48,11 @@ class AmericanRailsMap(HexMap):
             if name not in TERRAINS:
                 raise ValueError(f"legend: '{ch}' names terrain '{name}'; the terrains are "
                                  f"{', '.join(TERRAINS)}")
-        terrain = self.terrain
-        on_cities: set[Hex] = set()
+        self.place_cities()
         for i, city in enumerate(self.cities):
-            h = offset_to_axial(city.col, city.row, self.orientation)
-            if terrain[h] != "city":
-                raise ValueError(f"cities.{i}: city '{city.id}' stands on a {terrain[h]} hex, "
-                                 "not a city hex ('o')")
-            if h in on_cities:
-                raise ValueError(f"cities.{i}: a second city on hex [{city.col}, {city.row}]")
-            on_cities.add(h)
             if city.shared > city.full:
                 raise ValueError(f"cities.{i}.shared: {city.name}'s shared value {city.shared} is "
                                  f"more than its full value {city.full}")
-        for h, t in terrain.items():
-            if t == "city" and h not in on_cities:
-                col, row = axial_to_offset(h, self.orientation)
-                raise ValueError(f"grid: the city hex [{col}, {row}] has no entry in the cities table")
         ids = {c.id for c in self.cities}
         for i, cid in enumerate(self.special_cities):
             if cid not in ids:

@@ -58,22 +58,11 @@ class ParisConnectionMap(HexMap):
             if h not in neighbours(tower):
                 col, row = axial_to_offset(h, self.orientation)
                 raise ValueError(f"grid: Paris hex [{col}, {row}] does not touch the Eiffel Tower")
-        on_cities: set[Hex] = set()
+        self.place_cities()
         for i, city in enumerate(self.cities):
-            h = offset_to_axial(city.col, city.row, self.orientation)
-            if terrain[h] != "city":
-                raise ValueError(f"cities.{i}: city '{city.id}' stands on a {terrain[h]} hex, "
-                                 "not a city hex ('o')")
-            if h in on_cities:
-                raise ValueError(f"cities.{i}: a second city on hex [{city.col}, {city.row}]")
-            on_cities.add(h)
             if city.colour not in self.city_values:
                 raise ValueError(f"cities.{i}.colour: '{city.colour}' is not one of "
                                  f"{', '.join(self.city_values)}")
-        for h, t in terrain.items():
-            if t == "city" and h not in on_cities:
-                col, row = axial_to_offset(h, self.orientation)
-                raise ValueError(f"grid: the city hex [{col}, {row}] has no entry in the cities table")
         if self.end_city not in {c.id for c in self.cities}:
             raise ValueError(f"end_city: there is no city '{self.end_city}'")
         ids: set[str] = set()

@@ -72,16 +72,9 @@ class RotwMap(HexMap):
             if count < 0:
                 raise ValueError(f"new_city_tiles: a negative count of {colour} tiles")
         terrain = self.terrain
-        at: dict[Hex, str] = {}
+        at: dict[Hex, str] = {h: self.cities[i].id for h, i in self.place_cities().items()}
         printed: dict[str, int] = {}
         for i, city in enumerate(self.cities):
-            h = offset_to_axial(city.col, city.row, self.orientation)
-            if terrain[h] != "city":
-                raise ValueError(f"cities.{i}: city '{city.id}' stands on a {terrain[h]} hex, "
-                                 "not a city hex ('o')")
-            if h in at:
-                raise ValueError(f"cities.{i}: a second city on hex [{city.col}, {city.row}]")
-            at[h] = city.id
             if city.colour == GRAY:
                 if city.cubes:
                     raise ValueError(f"cities.{i}.cubes: gray city '{city.id}' starts empty, "
@@ -96,10 +89,6 @@ class RotwMap(HexMap):
                                  f"{', '.join(CUBE_COLOURS)} or {GRAY}")
         if sum(printed.values()) > sum(self.goods_cubes.values()):
             raise ValueError("cities: the cities show more cubes than the bag holds")
-        for h, t in terrain.items():
-            if t == "city" and h not in at:
-                col, row = axial_to_offset(h, self.orientation)
-                raise ValueError(f"grid: the city hex [{col}, {row}] has no entry in the cities table")
         for place, city_id in at.items():
             for nb in neighbours(place):
                 if nb in at and at[nb] > city_id:
