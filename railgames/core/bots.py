@@ -43,10 +43,22 @@ class RandomBot:
 
 
 def make_bot(kind: str, ruleset: Ruleset[Any], seed: int) -> Bot:
-    """A bot of ``kind`` for this game: the kernel's random bot, or one the ruleset names."""
+    """A bot of ``kind`` for this game: the kernel's random bot, or one the ruleset names.
+
+    ``search``, ``search:easy`` and ``search:hard`` are the kernel's search bot
+    (see ``railgames.core.search``) at 1 s, 0.3 s and 2 s a move, playing with
+    the search hooks the game names as its ``search`` maker.
+    """
     if kind == "random":
         return RandomBot(seed)
     makers = ruleset.bot_makers()
+    from railgames.core.search import strength_of
+
+    strength = strength_of(kind)
+    if strength is not None and "search" in makers:
+        from railgames.core.search import SearchBot
+
+        return SearchBot(makers["search"], seed, strength=strength)  # type: ignore[arg-type]
     if kind not in makers:
         known = ", ".join(["random", *sorted(makers)])
         raise ValueError(f"{ruleset.title} has no bot of kind '{kind}' (bots: {known})")

@@ -37,7 +37,7 @@ MAX_STRING = 200
 MAX_ITEMS = 64  # keys of any object, items of any list other than the actions
 MAX_OPTIONS = 32
 
-PlayerKind = Literal["human", "random", "greedy"]
+PlayerKind = Literal["human", "random", "greedy", "search", "search:easy", "search:hard"]
 Id = Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")]
 OptionValue = bool | int | Annotated[str, Field(max_length=MAX_STRING)]
 Stamp = Annotated[str, Field(max_length=40)]

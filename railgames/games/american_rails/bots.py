@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
 from railgames.core.hexgrid import Hex
+from railgames.core.search import SearchHooks
 from railgames.games.american_rails.actions import (
     Bid,
     Develop,
@@ -195,3 +197,35 @@ class GreedyBot:
         if top is None or top[0] <= 0:
             return EndAction(seat=seat)
         return top[1]
+
+
+# ------------------------------------------------------------ search
+class AmericanRailsSearch(SearchHooks):
+    """What the kernel's search needs to play American Rails.
+
+    Nothing is hidden once the companies are drawn, so a determinization is a
+    copy. The evaluation: money, plus each share's part of its company's
+    income for every dividend still to come.
+    """
+
+    score_scale = 10.0
+    playout_depth = 12
+
+    def evaluate(self, state: Any) -> list[float]:
+        rounds = LAST_YEAR - state.year + 1
+        held: dict[str, int] = {}
+        for p in state.players:
+            for cid, k in p.shares.items():
+                held[cid] = held.get(cid, 0) + k
+        out = []
+        for p in state.players:
+            value = float(p.money)
+            for cid, k in p.shares.items():
+                if k and held.get(cid):
+                    value += k * state.companies[cid].income / held[cid] * rounds
+            out.append(value)
+        return out
+
+
+def search_hooks(rules: AmericanRailsRules) -> Callable[[int], AmericanRailsSearch]:
+    return lambda seed=0: AmericanRailsSearch(rules)

@@ -9,9 +9,11 @@ on offer is worth more to it than the cash it has.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
+from railgames.core.search import SearchHooks
 from railgames.games.new_england.actions import (
     Bid,
     Borrow,
@@ -21,7 +23,7 @@ from railgames.games.new_england.actions import (
     Retire,
     Ship,
 )
-from railgames.games.new_england.rules import NewEnglandRules
+from railgames.games.new_england.rules import NewEnglandRules, service_due
 from railgames.games.new_england.state import NEState, Step
 
 # Chance that two dice total at least n, for n = 0..13.
@@ -104,3 +106,38 @@ class GreedyBot:
         traffic = min(self.turns_left(state), 6) * (0.4 * min(touching, 3) + 0.2 * min(cubes, 3))
         worth = value - 0.5 * expected_shortfall(value) + traffic
         return max(1, int(worth))
+
+
+# ------------------------------------------------------------ search
+class NewEnglandSearch(SearchHooks):
+    """What the kernel's search needs to play New England Railways.
+
+    Unseen: the order of the face-down Railway Link and growth decks (reshuffled
+    in every determinization) and every future roll and draw. The evaluation
+    counts cash, the links' final values, this income for the turns left (the
+    market trims it a little each turn) and the debt still to repay.
+    """
+
+    score_scale = 15.0
+    playout_depth = 20
+
+    def determinize(self, view: Any, seat: int, rng: random.Random) -> Any:
+        state: NEState = super().determinize(view, seat, rng)
+        rng.shuffle(state.link_deck)
+        rng.shuffle(state.growth_deck)
+        return state
+
+    def evaluate(self, state: Any) -> list[float]:
+        rules = self.rules
+        assert isinstance(rules, NewEnglandRules)
+        turns = GreedyBot.turns_left(state)
+        out = []
+        for r in state.railways:
+            values = sum(rules.link_value(link) for link in r.links)
+            debt = r.debt + service_due(r.debt) * (turns + 1)
+            out.append(r.cash + values - debt + 0.85 * r.income * turns)
+        return out
+
+
+def search_hooks(rules: NewEnglandRules) -> Callable[[int], NewEnglandSearch]:
+    return lambda seed=0: NewEnglandSearch(rules)

@@ -75,9 +75,9 @@ class NewEnglandRules(Ruleset[NEState]):
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
-        from railgames.games.new_england.bots import GreedyBot
+        from railgames.games.new_england.bots import GreedyBot, search_hooks
 
-        return {"greedy": GreedyBot}
+        return {"greedy": GreedyBot, "search": search_hooks(self)}
 
     map: NewEnglandMap
 

@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
 from railgames.core.hexgrid import Hex
+from railgames.core.search import SearchHooks
 from railgames.games.paris_connection.actions import Build, EndBuild, Trade
 from railgames.games.paris_connection.rules import (
     HOLDING_LIMIT,
     MAX_BUILD,
     PENALTY_PER_EXTRA,
+    VALUE_MARKER,
     ParisConnectionRules,
 )
 from railgames.games.paris_connection.state import PCState, Step
@@ -116,3 +119,54 @@ def city_distances(ruleset: ParisConnectionRules, state: PCState) -> dict[int, d
                     queue.append(n)
         out[value] = dist
     return out
+
+
+# ------------------------------------------------------------ search
+class ParisConnectionSearch(SearchHooks):
+    """What the kernel's search needs to play Paris Connection.
+
+    Unseen: the other players' holdings. A determinization deals the
+    locomotives nobody can account for (each company's count, less its supply,
+    the board, and this seat's own) to the other players, each getting as many
+    as its public count says it holds. The evaluation is the score if the game
+    ended now, with a little of the growth a company can still expect.
+    """
+
+    score_scale = 8.0
+    playout_depth = 16
+
+    def determinize(self, view: Any, seat: int, rng: random.Random) -> Any:
+        state: PCState = super().determinize(view, seat, rng)
+        rules = self.rules
+        assert isinstance(rules, ParisConnectionRules)
+        mine = state.players[seat].shares or {}
+        marker = 0 if state.rules_edition == 1 else VALUE_MARKER
+        board = state.on_board()
+        unseen: list[str] = []
+        for c in rules.map.companies:
+            left = c.locomotives - marker - state.supply[c.id] - board.get(c.id, 0) - mine.get(c.id, 0)
+            unseen.extend([c.id] * max(0, left))
+        rng.shuffle(unseen)
+        for i, p in enumerate(state.players):
+            if i == seat and p.shares is not None:
+                continue
+            hand, unseen = unseen[:p.held], unseen[p.held:]
+            shares: dict[str, int] = {}
+            for company in hand:
+                shares[company] = shares.get(company, 0) + 1
+            p.shares = {c: shares[c] for c in rules.companies if c in shares}
+        return state
+
+    def evaluate(self, state: Any) -> list[float]:
+        rules = self.rules
+        assert isinstance(rules, ParisConnectionRules)
+        out = []
+        for seat, p in enumerate(state.players):
+            shares = p.shares or {}
+            growth = sum(shares.values()) * 0.5
+            out.append(rules.score_of(state, seat)["total"] + growth)
+        return out
+
+
+def search_hooks(rules: ParisConnectionRules) -> Callable[[int], ParisConnectionSearch]:
+    return lambda seed=0: ParisConnectionSearch(rules)

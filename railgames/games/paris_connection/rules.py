@@ -55,9 +55,9 @@ class ParisConnectionRules(Ruleset[PCState]):
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
-        from railgames.games.paris_connection.bots import GreedyBot
+        from railgames.games.paris_connection.bots import GreedyBot, search_hooks
 
-        return {"greedy": GreedyBot}
+        return {"greedy": GreedyBot, "search": search_hooks(self)}
 
     map: ParisConnectionMap
 

@@ -11,10 +11,12 @@ waiting, else passes. It never looks further ahead than this round.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
 from railgames.core.hexgrid import Hex, distance
+from railgames.core.search import SearchHooks
 from railgames.games.railways_of_the_world.actions import (
     Bid,
     Cancel,
@@ -116,27 +118,21 @@ class GreedyBot:
              seat: int) -> tuple[float, list[Hex], str] | None:
         """The best new link: (score, hexes from the start city to the end city, end)."""
         best: tuple[float, list[Hex], str] | None = None
-        m = ruleset.map
         reach = reachable_colours(ruleset, state)
         candidates: list[tuple[float, Hex, Hex, str]] = []
+        near = near_cities(ruleset)
         for a_id, here in state.cubes.items():
             if not here:
                 continue
             a = ruleset.city_hex(a_id)
-            for b_city in m.cities:
-                b_id = b_city.id
-                if b_id == a_id:
-                    continue
-                b = ruleset.city_hex(b_id)
-                if distance(a, b) > MAX_TILES + 1:
-                    continue
+            for b_id, b, apart in near[a_id]:
                 direct = here.get(state.colour[b_id], 0) + state.cubes[b_id].get(
                     state.colour[a_id], 0)
                 onward = sum(k for c, k in here.items() if c in reach.get(b_id, ()))
                 if not direct and not onward:
                     continue
                 worth = direct + 0.5 * onward
-                candidates.append((worth - 0.1 * distance(a, b) + 0.01 * self.rng.random(),
+                candidates.append((worth - 0.1 * apart + 0.01 * self.rng.random(),
                                    a, b, b_id))
         # Only the most promising pairs are searched for track: the search is the slow part.
         candidates.sort(key=lambda c: -c[0])
@@ -180,6 +176,29 @@ class GreedyBot:
             return None
         hexes = best[1]
         return lay(ruleset, seat, hexes[0], hexes[1], hexes[2])
+
+
+_NEAR: dict[int, dict[str, list[tuple[str, Hex, int]]]] = {}
+
+
+def near_cities(ruleset: RailwaysOfTheWorldRules) -> dict[str, list[tuple[str, Hex, int]]]:
+    """City -> the other cities a new link could reach, in map order, with their hex and distance.
+
+    The board never changes, so this is worked out once per map (the bots ask often).
+    """
+    key = id(ruleset.map)
+    near = _NEAR.get(key)
+    if near is None:
+        cities = ruleset.map.cities
+        near = {}
+        for a_city in cities:
+            a = ruleset.city_hex(a_city.id)
+            near[a_city.id] = [
+                (b_city.id, ruleset.city_hex(b_city.id), distance(a, ruleset.city_hex(b_city.id)))
+                for b_city in cities
+                if b_city.id != a_city.id and distance(a, ruleset.city_hex(b_city.id)) <= MAX_TILES + 1]
+        _NEAR[key] = near
+    return near
 
 
 def side_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
@@ -286,3 +305,53 @@ def best_delivery(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int)
         if best is None or key > best[:2]:
             best = (own, -len(d.links), d)
     return None if best is None else best[2]
+
+
+# ------------------------------------------------------------ search
+class RailwaysSearch(SearchHooks):
+    """What the kernel's search needs to play Railways of the World.
+
+    Unseen: the draws from the goods bag (a new random source per
+    determinization). A build is searched as "build or not" and then follows the
+    greedy plan tile by tile; a delivery among the few that pay this seat most;
+    the bid among a few amounts. The evaluation is the score now (income less
+    bonds) with a little for cash in hand and the engine.
+    """
+
+    score_scale = 3.0
+    playout_depth = 20
+    OTHERS = 3  # deliveries and urbanizations searched besides the greedy one
+
+    def candidates(self, state: Any, prompt: Prompt) -> list[Any]:
+        step = state.step
+        if step is Step.BUILD:
+            rest = [a for a in prompt.choices if isinstance(a, (EndBuild, Cancel))]
+            tile = self.policy_bot(prompt.seat, random.Random(0)).next_tile(self.rules, state, prompt.seat)
+            return ([tile] if tile is not None else []) + rest
+        if step is Step.DELIVER:
+            seat = prompt.seat
+            ranked = sorted((a for a in prompt.choices if isinstance(a, Deliver)),
+                            key=lambda d: (-sum(1 for k in d.links if state.links[k].owner == seat),
+                                           len(d.links)))
+            return ranked[:1 + self.OTHERS] + [Cancel(seat=seat)]
+        if step is Step.URBANIZE:
+            pick = GreedyBot.urbanize_pick(self.rules, state, prompt.seat, anywhere=True)
+            others = [a for a in prompt.choices if isinstance(a, Urbanize) and a != pick]
+            return ([pick] if pick is not None else []) + others[:self.OTHERS] + [Cancel(seat=prompt.seat)]
+        return super().candidates(state, prompt)
+
+    def playout_prompt(self, state: Any) -> Prompt | None:
+        if state.step is Step.BUILD:
+            # The greedy policy plans its own tiles: listing every legal one is not needed.
+            seat = state.to_act()
+            b = state.building
+            done = EndBuild(seat=seat) if b is not None and b.laid else Cancel(seat=seat)
+            return Prompt(seat=seat, step="build", text="", choices=[done])
+        return self.rules.prompt(state)
+
+    def evaluate(self, state: Any) -> list[float]:
+        return [p.income - p.bonds + p.cash / 10_000 + 0.3 * p.engine for p in state.players]
+
+
+def search_hooks(rules: RailwaysOfTheWorldRules) -> Callable[[int], RailwaysSearch]:
+    return lambda seed=0: RailwaysSearch(rules)

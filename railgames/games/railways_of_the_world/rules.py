@@ -105,9 +105,9 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
-        from railgames.games.railways_of_the_world.bots import GreedyBot
+        from railgames.games.railways_of_the_world.bots import GreedyBot, search_hooks
 
-        return {"greedy": GreedyBot}
+        return {"greedy": GreedyBot, "search": search_hooks(self)}
 
     # ------------------------------------------------------------ names
     def hex_at(self, col: int, row: int) -> Hex | None:

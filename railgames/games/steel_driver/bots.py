@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import random
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
+from railgames.core.search import SearchHooks
 from railgames.games.steel_driver.actions import (
     Bid,
     BuildTrack,
@@ -232,3 +234,46 @@ class GreedyBot:
                      if other.id != c.id and other.id not in state.passed
                      and action.location in other.reached)
         return gain, rivals
+
+
+# ------------------------------------------------------------ search
+class SteelDriverSearch(SearchHooks):
+    """What the kernel's search needs to play Steel Driver.
+
+    Nothing is hidden once the game is set up, so a determinization is a copy.
+    The evaluation: cash, the profit a controlled company pays this turn, each
+    share at part of what its network's colours would make as goods sets, and
+    cubes in hand at what they can still buy.
+    """
+
+    score_scale = 60.0
+    playout_depth = 20
+
+    def evaluate(self, state: Any) -> list[float]:
+        rules = self.rules
+        assert isinstance(rules, SteelDriverRules)
+        worth: dict[str, float] = {}
+        for cid, c in state.companies.items():
+            if c.final_profit is not None:
+                worth[cid] = c.final_profit
+                continue
+            if c.goods:
+                worth[cid] = set_value(c.goods)
+                continue
+            colours: dict[str, int] = {}
+            for loc in c.reached:
+                colour = rules.colour(loc)
+                colours[colour] = colours.get(colour, 0) + 1
+            worth[cid] = SHARE_SHARE * set_value(colours)
+        price = CUBE_PRICE.get(state.turn, 2) * 0.5
+        out = []
+        for seat, p in enumerate(state.players):
+            value = p.cash + p.cubes * price
+            value += sum(c.profit for c in state.companies.values() if c.controller == seat)
+            value += sum(k * worth[cid] for cid, k in p.shares.items())
+            out.append(value)
+        return out
+
+
+def search_hooks(rules: SteelDriverRules) -> Callable[[int], SteelDriverSearch]:
+    return lambda seed=0: SteelDriverSearch(rules)

@@ -117,9 +117,9 @@ class SteelDriverRules(Ruleset[SDState]):
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
-        from railgames.games.steel_driver.bots import GreedyBot
+        from railgames.games.steel_driver.bots import GreedyBot, search_hooks
 
-        return {"greedy": GreedyBot}
+        return {"greedy": GreedyBot, "search": search_hooks(self)}
 
     map: SteelDriverMap
 
