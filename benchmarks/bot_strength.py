@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=None, help="seats (default 4, or the most the game allows)")
     ap.add_argument("--games", type=int, default=20)
     ap.add_argument("--seed", type=int, default=1000)
+    ap.add_argument("--start", type=int, default=0,
+                    help="index of the first game (seed and seat follow it), to run a series in parts")
     ap.add_argument("--iterations", type=int, default=None, help="search iterations a move")
     ap.add_argument("--seconds", type=float, default=None, help="search seconds a move (default 1)")
     ap.add_argument("--rate", action="store_true", help="measure iterations a second and stop")
@@ -136,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
           f"against {players - 1} greedy bot{'s' if players > 2 else ''}; {args.games} games", flush=True)
     results = []
     start = time.perf_counter()
-    for i in range(args.games):
+    for i in range(args.start, args.start + args.games):
         r = play_one(ruleset, players, args.seed + i, i % players, budget)
         results.append(r)
         if args.json:
