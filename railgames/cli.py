@@ -212,6 +212,10 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ the app
+# Bots by name: search thinks about 1 s a move, search:easy 0.3 s, search:hard 2 s.
+BOT_KINDS = ("random", "greedy", "search", "search:easy", "search:hard")
+
+
 def parse_seats(text: str) -> list[Any]:
     """'Ann,Bob,bot:greedy' -> player specs (bots get names of their own)."""
     from railgames.core.record import PlayerSpec
@@ -222,8 +226,8 @@ def parse_seats(text: str) -> list[Any]:
     for part in [p.strip() for p in text.split(",") if p.strip()]:
         if part.startswith("bot:"):
             kind = part[4:] or "greedy"
-            if kind not in ("random", "greedy"):
-                raise RailgamesError(f"unknown bot kind '{kind}' (random or greedy)")
+            if kind not in BOT_KINDS:
+                raise RailgamesError(f"unknown bot kind '{kind}' ({', '.join(BOT_KINDS)})")
             name = bot_names[bots] if bots < len(bot_names) else f"Bot {bots + 1}"
             bots += 1
             specs.append(PlayerSpec(name=f"{name} ({kind} bot)"[:24], kind=kind))  # type: ignore[arg-type]
@@ -324,7 +328,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--map", help="map id, for games with more than one board (default: the game's own)")
     sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
     sim.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
-    sim.add_argument("--bots", choices=["random", "greedy"], default="greedy", help="bot kind")
+    sim.add_argument("--bots", choices=BOT_KINDS, default="greedy",
+                     help="bot kind: random, greedy, or search (about 1 s a move; "
+                          "search:easy 0.3 s, search:hard 2 s)")
     sim.add_argument("--save", metavar="DIR", help="write each game's record as JSON into DIR")
     sim.add_argument("--json", action="store_true", help="print the results as JSON")
     sim.set_defaults(func=cmd_simulate)
@@ -354,7 +360,9 @@ def build_parser() -> argparse.ArgumentParser:
                           description="Start a game directly, e.g. railgames play new-england "
                                       "--players 'Ann,Bob,bot:greedy'.")
     play.add_argument("game")
-    play.add_argument("--players", help="comma-separated names; bot:random or bot:greedy for bots")
+    play.add_argument("--players", help="comma-separated names; bots are bot:random, bot:greedy, "
+                                        "bot:search (about 1 s a move), bot:search:easy (0.3 s) "
+                                        "or bot:search:hard (2 s)")
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--map", help="map id, for games with more than one board")
     play.set_defaults(func=cmd_play)

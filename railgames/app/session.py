@@ -25,6 +25,29 @@ READ_ONLY = ("this game is open in another window, so here it is read-only; "
              "play it in that window")
 
 
+class BotThink:
+    """One bot decision, thought about away from the screen (``Session.prepare_think``)."""
+
+    def __init__(self, bot: Bot, ruleset: Any, view: Any, prompt: Prompt, mark: tuple[int, int]) -> None:
+        self.bot = bot
+        self.ruleset = ruleset
+        self.view = view
+        self.prompt = prompt
+        self.mark = mark
+        resume = getattr(bot, "resume", None)
+        if resume is not None:
+            resume()
+
+    def run(self) -> Any:
+        """The bot's choice (raises ``Cancelled`` if ``stop`` is called meanwhile)."""
+        return self.bot.choose(self.ruleset, self.view, self.prompt)
+
+    def stop(self) -> None:
+        stop = getattr(self.bot, "stop", None)
+        if stop is not None:
+            stop()
+
+
 class Session:
     """The local table (see ``railgames.core.table.Table``): a game played in this process.
 
@@ -174,6 +197,38 @@ class Session:
         if save:
             self.save_if_auto()
         return events
+
+    def bot_thinks_long(self) -> bool:
+        """Whether the bot to move searches (it then thinks in a worker, off the screen's thread)."""
+        prompt = self.prompt()
+        return (prompt is not None and self.is_bot(prompt.seat)
+                and str(self.game.players[prompt.seat].kind).startswith("search"))
+
+    def prepare_think(self) -> BotThink | None:
+        """The bot to move's decision, ready to be thought about in another thread.
+
+        It carries its own copy of what the seat sees, so the game may be redrawn
+        (or a move taken back) while the bot thinks; ``finish_think`` then applies
+        the choice only if the game is still where it was.
+        """
+        if self.read_only:
+            return None
+        prompt = self.prompt()
+        if prompt is None or not self.is_bot(prompt.seat):
+            return None
+        from railgames.core.search import SearchHooks
+
+        view = SearchHooks.copy(self.game.view(prompt.seat))
+        return BotThink(self.bots[prompt.seat], self.ruleset, view, prompt,
+                        (id(self.game.state), len(self.game.record.actions)))
+
+    def finish_think(self, think: BotThink, action: Any) -> bool:
+        """Apply what ``think`` chose, if the game has not moved on since; True if applied."""
+        if self.read_only or think.mark != (id(self.game.state), len(self.game.record.actions)):
+            return False
+        self.game.apply(action)
+        self.save_if_auto()
+        return True
 
     def bot_step(self) -> list[Event]:
         if self.read_only:

@@ -229,6 +229,15 @@ class MCTS:
         self.cancel = threading.Event()
         self.last: SearchReport | None = None
 
+    # A bot is sent to a worker process and back (the host's tables): the stop
+    # signal belongs to one process and is made anew in the other.
+    def __getstate__(self) -> dict[str, Any]:
+        return {k: v for k, v in self.__dict__.items() if k != "cancel"}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__dict__.update(data)
+        self.cancel = threading.Event()
+
     def choose(self, view: Any, prompt: Prompt) -> Any:
         hooks = self.hooks
         rules = hooks.rules
@@ -415,7 +424,6 @@ class SearchBot:
     def __init__(self, hooks_for: Callable[[int], SearchHooks], seed: int = 0, *,
                  strength: str = "normal", budget: Budget | None = None) -> None:
         self.kind = "search" if strength == "normal" else f"search:{strength}"
-        self.hooks_for = hooks_for
         self.budget = budget or Budget(seconds=STRENGTHS[strength])
         self.seed = seed
         self.search = MCTS(hooks_for(seed), self.budget, seed)
@@ -428,6 +436,9 @@ class SearchBot:
         """Abandon a search under way (from another thread): its ``choose`` raises Cancelled."""
         self.search.cancel.set()
 
-    def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
+    def resume(self) -> None:
+        """Let the next search run (after a ``stop``); called before a think is handed out."""
         self.search.cancel.clear()
+
+    def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
         return self.search.choose(view, prompt)

@@ -104,7 +104,9 @@ class HostTableScreen(Screen[None]):
                              allow_blank=False, id="humans", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label("Bots", classes="setup-label")
-                yield Select([("Greedy bots", "greedy"), ("Random bots", "random")], value="greedy",
+                yield Select([("Greedy bots", "greedy"), ("Random bots", "random"),
+                              ("Search bots (easy)", "search:easy"), ("Search bots (normal)", "search"),
+                              ("Search bots (hard)", "search:hard")], value="greedy",
                              allow_blank=False, id="bots", compact=True)
             yield Static("Players are people at their own terminals (you are one); bots take "
                          "the other seats. You get a 4-letter code to give the others.",

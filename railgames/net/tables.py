@@ -154,6 +154,10 @@ def _die_with_host(host_pid: int) -> None:
         os._exit(0)
 
 
+# The bots a table may seat (search thinks about 1 s a move; easy 0.3 s, hard 2 s).
+TABLE_BOTS = ("random", "greedy", "search", "search:easy", "search:hard")
+
+
 def think(bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
     """A bot's choice, and the bot as it is afterwards (its random source moved on)."""
     return bot.choose(ruleset, view, prompt), bot
@@ -286,8 +290,8 @@ class TableService:
                                 f"{rules.max_players} players, not {seats}")
         if not 1 <= humans <= seats:
             raise IllegalAction(f"a table of {seats} seats has 1 to {seats} players at keyboards, not {humans}")
-        if bot_kind not in ("random", "greedy"):
-            raise MalformedAction(f"no bot called '{bot_kind}' (random or greedy)")
+        if bot_kind not in TABLE_BOTS:
+            raise MalformedAction(f"no bot called '{bot_kind}' ({', '.join(TABLE_BOTS)})")
         table = Table(code=self._new_code(), game_id=game_id, humans=humans, bot_kind=bot_kind,
                       options=dict(options or {}), seed=random.randrange(1, 1_000_000),
                       map_id=map_id,

@@ -9,6 +9,7 @@ from textual import events
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.geometry import Size
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import RichLog, Static
@@ -21,7 +22,7 @@ from railgames.app.screens.guard import SizeGuard
 from railgames.app.screens.handoff import QUIT_BUTTONS, QUIT_QUESTION, HandoffScreen
 from railgames.app.screens.help import HelpScreen
 from railgames.app.screens.log import event_line
-from railgames.app.session import Session
+from railgames.app.session import BotThink, Session
 from railgames.app.widgets.action_panel import ActionPanel
 from railgames.app.widgets.footer import KeyFooter
 from railgames.app.widgets.render_once import RenderOnce
@@ -78,6 +79,8 @@ class GameScreen(SizeGuard, Screen[None]):
         self._logged = 0
         self._log_width = 0
         self._bot_timer: Timer | None = None
+        # A search bot's think under way in a worker thread (None when no bot thinks).
+        self._think: BotThink | None = None
         prompt = session.prompt()
         # No hand-off before the very first decision: whoever starts is already at the keyboard.
         self._at_keyboard: int | None = prompt.seat if prompt and not session.is_bot(prompt.seat) else None
@@ -187,6 +190,9 @@ class GameScreen(SizeGuard, Screen[None]):
             self._bot_timer.stop()
             self._bot_timer = None
         session = self.session
+        if self._think is not None and self._think.mark != (id(session.game.state),
+                                                            len(session.game.record.actions)):
+            self.stop_thinking()  # the game moved on (a move taken back): that think is moot
         state = self.shown_state()
         prompt = session.prompt()
         self.board.update_state(state)
@@ -390,18 +396,76 @@ class GameScreen(SizeGuard, Screen[None]):
         self.panel.show_reason(text)
         self.notify(text, title="Not allowed", severity="warning")
 
+    class BotChose(Message):
+        """A bot thinking in a worker thread has chosen (posted from that thread)."""
+
+        def __init__(self, think: BotThink, action: Any) -> None:
+            super().__init__()
+            self.think = think
+            self.action = action
+
     def _bot_move(self) -> None:
         self._bot_timer = None
         if not self.is_attached or not self.session.bot_to_move():
             return
+        if self.session.bot_thinks_long():
+            self._start_think()
+            return
         try:
             self.session.bot_step()
             if self.rapp.bot_delay <= 0:  # no pause wanted: let the bots finish their moves at once
-                while self.session.bot_to_move():
+                while self.session.bot_to_move() and not self.session.bot_thinks_long():
                     self.session.bot_step()
         except OSError as exc:
             self.notify(f"The game could not be saved: {exc}", severity="error")
         self.refresh_all()
+
+    def _start_think(self) -> None:
+        """A search bot thinks in a worker thread; the screen keeps answering keys meanwhile.
+
+        Nothing changes until the choice comes back and is applied here, on the
+        screen's own thread: quitting mid-think drops the think and loses nothing,
+        as the save already holds every move made.
+        """
+        if self._think is not None:
+            return
+        think = self.session.prepare_think()
+        if think is None:
+            return
+        self._think = think
+
+        def work() -> None:
+            from railgames.core.search import Cancelled
+
+            try:
+                action = think.run()
+            except Cancelled:
+                return
+            self.post_message(self.BotChose(think, action))
+
+        self.run_worker(work, thread=True, group="bot-think", exit_on_error=False)
+
+    def stop_thinking(self) -> None:
+        """Drop a think under way (the game closes, or moved on without it)."""
+        think, self._think = self._think, None
+        if think is not None:
+            think.stop()
+
+    def on_game_screen_bot_chose(self, message: BotChose) -> None:
+        message.stop()
+        if message.think is not self._think:
+            return  # a think dropped meanwhile
+        self._think = None
+        try:
+            self.session.finish_think(message.think, message.action)
+        except OSError as exc:
+            self.notify(f"The game could not be saved: {exc}", severity="error")
+        except (IllegalAction, MalformedAction) as exc:  # pragma: no cover - the bot chose from the prompt
+            self.notify(f"The bot's move was refused: {exc.reason}", severity="error")
+        self.refresh_all()
+
+    def on_unmount(self) -> None:
+        self.stop_thinking()
 
     def on_action_panel_chosen(self, event: ActionPanel.Chosen) -> None:
         event.stop()
@@ -584,6 +648,7 @@ class GameScreen(SizeGuard, Screen[None]):
         if self._bot_timer is not None:  # the bots wait while the history is open
             self._bot_timer.stop()
             self._bot_timer = None
+        self.stop_thinking()  # a bot thinking starts again when the history closes
         recording = Recording.of_game(self.session.game, seat=self.viewer,
                                       reveal_all=not self.hidden)
 

@@ -26,7 +26,9 @@ SETUP_HELP = (
     "deals the same game again. The game starts only with the Start button or ctrl+s; "
     "Esc goes back to the launcher."
 )
-KINDS = [("Human", "human"), ("Random bot", "random"), ("Greedy bot", "greedy")]
+KINDS = [("Human", "human"), ("Random bot", "random"), ("Greedy bot", "greedy"),
+         ("Search bot (easy)", "search:easy"), ("Search bot (normal)", "search"),
+         ("Search bot (hard)", "search:hard")]
 
 
 class SetupScreen(SizeGuard, Screen[None]):

@@ -228,4 +228,7 @@ class AmericanRailsSearch(SearchHooks):
 
 
 def search_hooks(rules: AmericanRailsRules) -> Callable[[int], AmericanRailsSearch]:
-    return lambda seed=0: AmericanRailsSearch(rules)
+    def make(seed: int = 0) -> AmericanRailsSearch:
+        return AmericanRailsSearch(rules)
+
+    return make

@@ -140,4 +140,7 @@ class NewEnglandSearch(SearchHooks):
 
 
 def search_hooks(rules: NewEnglandRules) -> Callable[[int], NewEnglandSearch]:
-    return lambda seed=0: NewEnglandSearch(rules)
+    def make(seed: int = 0) -> NewEnglandSearch:
+        return NewEnglandSearch(rules)
+
+    return make

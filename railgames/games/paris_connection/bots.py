@@ -169,4 +169,7 @@ class ParisConnectionSearch(SearchHooks):
 
 
 def search_hooks(rules: ParisConnectionRules) -> Callable[[int], ParisConnectionSearch]:
-    return lambda seed=0: ParisConnectionSearch(rules)
+    def make(seed: int = 0) -> ParisConnectionSearch:
+        return ParisConnectionSearch(rules)
+
+    return make

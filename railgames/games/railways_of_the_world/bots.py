@@ -335,6 +335,7 @@ class RailwaysSearch(SearchHooks):
                                            len(d.links)))
             return ranked[:1 + self.OTHERS] + [Cancel(seat=seat)]
         if step is Step.URBANIZE:
+            assert isinstance(self.rules, RailwaysOfTheWorldRules)
             pick = GreedyBot.urbanize_pick(self.rules, state, prompt.seat, anywhere=True)
             others = [a for a in prompt.choices if isinstance(a, Urbanize) and a != pick]
             return ([pick] if pick is not None else []) + others[:self.OTHERS] + [Cancel(seat=prompt.seat)]
@@ -354,4 +355,7 @@ class RailwaysSearch(SearchHooks):
 
 
 def search_hooks(rules: RailwaysOfTheWorldRules) -> Callable[[int], RailwaysSearch]:
-    return lambda seed=0: RailwaysSearch(rules)
+    def make(seed: int = 0) -> RailwaysSearch:
+        return RailwaysSearch(rules)
+
+    return make

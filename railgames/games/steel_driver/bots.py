@@ -276,4 +276,7 @@ class SteelDriverSearch(SearchHooks):
 
 
 def search_hooks(rules: SteelDriverRules) -> Callable[[int], SteelDriverSearch]:
-    return lambda seed=0: SteelDriverSearch(rules)
+    def make(seed: int = 0) -> SteelDriverSearch:
+        return SteelDriverSearch(rules)
+
+    return make
