@@ -222,11 +222,17 @@ class Session:
         return BotThink(self.bots[prompt.seat], self.ruleset, view, prompt,
                         (id(self.game.state), len(self.game.record.actions)))
 
-    def finish_think(self, think: BotThink, action: Any) -> bool:
-        """Apply what ``think`` chose, if the game has not moved on since; True if applied."""
+    def finish_think(self, think: BotThink, action: Any, bot: Bot | None = None) -> bool:
+        """Apply what ``think`` chose, if the game has not moved on since; True if applied.
+
+        ``bot``: the bot as it came back from a worker process, its random source
+        moved on, which takes its seat's place.
+        """
         if self.read_only or think.mark != (id(self.game.state), len(self.game.record.actions)):
             return False
         self.game.apply(action)
+        if bot is not None:
+            self.bots[think.prompt.seat] = bot
         self.save_if_auto()
         return True
 

@@ -29,6 +29,7 @@ from railgames.app.widgets.render_once import RenderOnce
 from railgames.core.errors import IllegalAction, MalformedAction
 
 if TYPE_CHECKING:
+    from railgames.app.bot_worker import BotWorker
     from railgames.app.shell import GameShell
 
 NARROW = 110  # below this width the panels stack under the board
@@ -81,6 +82,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self._bot_timer: Timer | None = None
         # A search bot's think under way in a worker thread (None when no bot thinks).
         self._think: BotThink | None = None
+        self._worker: BotWorker | None = None
         prompt = session.prompt()
         # No hand-off before the very first decision: whoever starts is already at the keyboard.
         self._at_keyboard: int | None = prompt.seat if prompt and not session.is_bot(prompt.seat) else None
@@ -397,12 +399,14 @@ class GameScreen(SizeGuard, Screen[None]):
         self.notify(text, title="Not allowed", severity="warning")
 
     class BotChose(Message):
-        """A bot thinking in a worker thread has chosen (posted from that thread)."""
+        """A bot thinking in the worker has chosen (posted from another thread)."""
 
-        def __init__(self, think: BotThink, action: Any) -> None:
+        def __init__(self, think: BotThink, result: tuple[Any, Any] | None,
+                     error: BaseException | None) -> None:
             super().__init__()
             self.think = think
-            self.action = action
+            self.result = result
+            self.error = error
 
     def _bot_move(self) -> None:
         self._bot_timer = None
@@ -421,7 +425,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self.refresh_all()
 
     def _start_think(self) -> None:
-        """A search bot thinks in a worker thread; the screen keeps answering keys meanwhile.
+        """A search bot thinks in a worker process; the screen keeps answering keys meanwhile.
 
         Nothing changes until the choice comes back and is applied here, on the
         screen's own thread: quitting mid-think drops the think and loses nothing,
@@ -433,31 +437,33 @@ class GameScreen(SizeGuard, Screen[None]):
         if think is None:
             return
         self._think = think
+        if self._worker is None:
+            from railgames.app.bot_worker import BotWorker
 
-        def work() -> None:
-            from railgames.core.search import Cancelled
+            self._worker = BotWorker()
 
-            try:
-                action = think.run()
-            except Cancelled:
-                return
-            self.post_message(self.BotChose(think, action))
+        def done(result: tuple[Any, Any] | None, error: BaseException | None) -> None:
+            self.post_message(self.BotChose(think, result, error))
 
-        self.run_worker(work, thread=True, group="bot-think", exit_on_error=False)
+        self._worker.submit(think.bot, think.ruleset, think.view, think.prompt, done)
 
     def stop_thinking(self) -> None:
         """Drop a think under way (the game closes, or moved on without it)."""
         think, self._think = self._think, None
-        if think is not None:
-            think.stop()
+        if think is not None and self._worker is not None:
+            self._worker.stop()  # the next think starts a fresh worker
 
     def on_game_screen_bot_chose(self, message: BotChose) -> None:
         message.stop()
         if message.think is not self._think:
             return  # a think dropped meanwhile
         self._think = None
+        if message.result is None:
+            self.notify(f"A bot could not choose: {message.error!r}", severity="error")
+            return
+        action, bot = message.result
         try:
-            self.session.finish_think(message.think, message.action)
+            self.session.finish_think(message.think, action, bot)
         except OSError as exc:
             self.notify(f"The game could not be saved: {exc}", severity="error")
         except (IllegalAction, MalformedAction) as exc:  # pragma: no cover - the bot chose from the prompt
@@ -466,6 +472,8 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def on_unmount(self) -> None:
         self.stop_thinking()
+        if self._worker is not None:
+            self._worker.stop()
 
     def on_action_panel_chosen(self, event: ActionPanel.Chosen) -> None:
         event.stop()

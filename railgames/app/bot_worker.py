@@ -1,0 +1,84 @@
+"""A bot's think in a worker process, so that the screen's thread never waits on it.
+
+A thread is not enough: a search holds Python's interpreter lock for most of
+its think, and the screen's thread, which gives the lock up at every wait for
+input, then waits for it again each time — keys take seconds. In a process of
+its own the search runs beside the app, which stays as quick as ever.
+
+One worker process serves a game screen; it is started (spawned, not forked:
+the app has threads) at the first think and ended when the screen closes. A
+think that is no longer wanted ends with its process: nothing of it reaches the
+game, whose save already holds every move made.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from railgames.core.bots import Bot
+from railgames.core.engine import Prompt
+
+
+def _die_with_parent(parent: int) -> None:
+    """In the worker: end when the app ends, even if it is killed outright (Linux)."""
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return  # not Linux: the app's own shutdown ends its worker
+    if os.getppid() != parent:
+        os._exit(0)
+
+
+def think(bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
+    """The bot's choice, and the bot as it is afterwards (its random source moved on)."""
+    return bot.choose(ruleset, view, prompt), bot
+
+
+class BotWorker:
+    """The worker process of one game screen."""
+
+    def __init__(self) -> None:
+        self._pool: ProcessPoolExecutor | None = None
+
+    def submit(self, bot: Bot, ruleset: Any, view: Any, prompt: Prompt,
+               done: Callable[[tuple[Any, Bot] | None, BaseException | None], None]) -> None:
+        """Think in the worker; ``done(result, error)`` is called from another thread."""
+        # The app captures sys.stdout and sys.stderr, whose stand-ins have no file
+        # descriptor a new process could be given; the real ones are lent meanwhile.
+        out, err = sys.stdout, sys.stderr
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        try:
+            if self._pool is None:
+                self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                                 initializer=_die_with_parent, initargs=(os.getpid(),))
+            future = self._pool.submit(think, bot, ruleset, view, prompt)
+        finally:
+            sys.stdout, sys.stderr = out, err
+
+        def finished(f: Future[tuple[Any, Bot]]) -> None:
+            if f.cancelled():
+                return
+            error = f.exception()
+            done(None if error is not None else f.result(), error)
+
+        future.add_done_callback(finished)
+
+    def stop(self) -> None:
+        """End the worker and any think under way in it."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list(getattr(pool, "_processes", {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
