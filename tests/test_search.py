@@ -222,3 +222,28 @@ def test_session_applies_a_think_only_if_the_game_has_not_moved_on(tmp_path: Any
     assert len(session.game.record.actions) == count + 1
     assert not session.finish_think(think, action)  # that position is gone
     assert len(session.game.record.actions) == count + 1
+
+
+def test_a_host_table_seats_search_bots_that_think_in_a_worker_process(tmp_path: Any) -> None:
+    import asyncio
+
+    from railgames.net.tables import Login, Member, TableService
+
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=1)
+    try:
+        ann = Member(login=Login(name="ann", key=None, peer="127.0.0.1:1"), send=lambda message: None)
+        table = service.create(ann, "paris-connection", seats=3, humans=1, bot_kind="search:easy")
+        game = table.game
+        assert game is not None
+        assert [p.kind for p in game.players][1:] == ["search:easy", "search:easy"]
+
+        async def until_bots_have_moved() -> None:
+            while game.prompt().seat != 0 or not any(a["seat"] != 0 for a in game.record.actions):
+                if game.prompt().seat == 0:
+                    service.act(ann, game.legal_actions()[-1].model_dump(mode="json"))
+                await service.run_bots(table)
+
+        asyncio.run(asyncio.wait_for(until_bots_have_moved(), 120))
+        assert any(a["seat"] != 0 for a in game.record.actions)
+    finally:
+        service.close()

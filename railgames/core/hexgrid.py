@@ -24,6 +24,9 @@ class Hex(NamedTuple):
         assert isinstance(other, Hex)
         return Hex(self.q + other.q, self.r + other.r)
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Hex:
+        return self  # two ints, never changed: a copied state may share it (the search copies often)
+
 
 AXIAL_DIRECTIONS: tuple[Hex, ...] = (
     Hex(1, 0), Hex(1, -1), Hex(0, -1), Hex(-1, 0), Hex(-1, 1), Hex(0, 1),

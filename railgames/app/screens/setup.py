@@ -24,7 +24,9 @@ SETUP_HELP = (
     "Tab and Shift+Tab (or Enter in a name) move between the fields; Enter opens a "
     "list, the arrows pick, Enter takes. A blank seed deals at random; the same seed "
     "deals the same game again. The game starts only with the Start button or ctrl+s; "
-    "Esc goes back to the launcher."
+    "Esc goes back to the launcher. Bots: random plays any legal move, greedy the move "
+    "that pays best now; a search bot tries its moves ahead, 0.3 s a move (easy), "
+    "1 s (normal) or 2 s (hard)."
 )
 KINDS = [("Human", "human"), ("Random bot", "random"), ("Greedy bot", "greedy"),
          ("Search bot (easy)", "search:easy"), ("Search bot (normal)", "search"),
