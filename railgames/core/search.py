@@ -264,7 +264,7 @@ class MCTS:
             if self.cancel.is_set():
                 raise Cancelled()
             rng = random.Random(self.rng.getrandbits(64))
-            self._iterate(root, view, seat, rng)
+            self._iterate(root, view, seat, rng, policy)
             done += 1
         elapsed = time.perf_counter() - start
         visits = {repr(k): c.visits for k, c in root.children.items()}
@@ -293,7 +293,7 @@ class MCTS:
         spread = math.sqrt(_var(b, seat) / b.visits + _var(q, seat) / q.visits)
         return best if diff > self.hooks.deviation * spread else p
 
-    def _iterate(self, root: Node, view: Any, seat: int, rng: random.Random) -> None:
+    def _iterate(self, root: Node, view: Any, seat: int, rng: random.Random, root_policy: Any) -> None:
         hooks = self.hooks
         rules = hooks.rules
         state = hooks.determinize(view, seat, rng)
@@ -306,7 +306,10 @@ class MCTS:
             if prompt is None:
                 break
             moves = hooks.candidates(state, prompt)
-            if not node.opened:
+            if node is root:
+                # The seat's own move is legal in every determinization (it sees its own lot).
+                moves = _with(moves, root_policy)
+            elif not node.opened:
                 node.opened = True
                 policy = hooks.policy_bot(prompt.seat, rng).choose(rules, state, prompt)
                 node.policy_key = action_key(policy)
