@@ -351,7 +351,7 @@ class AmericanRailsRules(Ruleset[ARState]):
 
     def legal_placements(self, state: ARState, seat: int) -> list[Any]:
         out: list[Any] = []
-        make = PlaceCube.model_construct
+        make = PlaceCube.trusted
         for cid in self.expandable_companies(state, seat):
             c = state.companies[cid]
             frontier: dict[Hex, None] = {}

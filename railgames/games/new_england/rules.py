@@ -282,7 +282,7 @@ class NewEnglandRules(Ruleset[NEState]):
             for colour in sorted(state.cubes[city]):
                 if state.cubes[city][colour] > 0:
                     # Built from paths this method has just checked, so validation is skipped.
-                    out.extend(Ship.model_construct(type="ship", seat=seat, colour=colour, path=p)
+                    out.extend(Ship.trusted(type="ship", seat=seat, colour=colour, path=p)
                                for p in self.routes(state, city, colour, adj))
         return out
 

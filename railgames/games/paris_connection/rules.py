@@ -292,7 +292,7 @@ class ParisConnectionRules(Ruleset[PCState]):
     def _builds(self, state: PCState, seat: int, companies: Iterable[str]) -> list[Any]:
         frontiers = self.frontiers(state)
         # Built from hexes this method has just checked, so validation is skipped.
-        return [Build.model_construct(type="build", seat=seat, company=c, hex=self._offset[h])
+        return [Build.trusted(type="build", seat=seat, company=c, hex=self._offset[h])
                 for c in companies for h in self.legal_hexes(state, c, frontiers)]
 
     def trades(self, state: PCState, seat: int) -> list[Trade]:
@@ -307,7 +307,7 @@ class ParisConnectionRules(Ruleset[PCState]):
                     continue
                 for count in (1, 2):
                     if state.supply[take] >= count:
-                        out.append(Trade.model_construct(type="trade", seat=seat, give=give,
+                        out.append(Trade.trusted(type="trade", seat=seat, give=give,
                                                          take=take, count=count))
         return out
 

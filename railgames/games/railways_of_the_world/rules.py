@@ -302,7 +302,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             for exit_ in self._board_neighbours[h]:
                 if exit_ == entry or self._exit_refusal(state, entry, h, exit_, link) is not None:
                     continue
-                out.append(LayTrack.model_construct(type="lay_track", seat=seat,
+                out.append(LayTrack.trusted(type="lay_track", seat=seat,
                                                     hex=self._offset[h], entry=self._offset[entry],
                                                     exit=self._offset[exit_]))
                 if first_only:
@@ -388,7 +388,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 if not count:
                     continue
                 for route in self._routes(state, net, seat, city, colour, engine):
-                    out.append(Deliver.model_construct(type="deliver", seat=seat, city=city,
+                    out.append(Deliver.trusted(type="deliver", seat=seat, city=city,
                                                        colour=colour, links=tuple(route)))
                     if first_only:
                         return out

@@ -314,7 +314,7 @@ class SteelDriverRules(Ruleset[SDState]):
         c = state.companies[company]
         seat = c.controller if c.controller is not None else 0
         # Built from routes this method has just checked, so validation is skipped.
-        make = BuildTrack.model_construct
+        make = BuildTrack.trusted
         out: list[BuildTrack] = []
         for r in self.buildable_routes(state, company):
             if r.cost > c.cubes:
@@ -329,7 +329,7 @@ class SteelDriverRules(Ruleset[SDState]):
     def legal_claims(self, state: SDState, company: str) -> list[ClaimGoods]:
         c = state.companies[company]
         seat = c.controller if c.controller is not None else 0
-        return [ClaimGoods.model_construct(type="claim", seat=seat, company=company, location=loc)
+        return [ClaimGoods.trusted(type="claim", seat=seat, company=company, location=loc)
                 for loc in c.reached if loc in state.goods_on]
 
     def target_of(self, state: SDState, action: BuildTrack) -> str | None:
