@@ -26,14 +26,15 @@ from railgames.core.record import GameRecord, PlayerSpec, describe_validation_er
 from railgames.core.rng import Chance
 
 _REQUIRED = object()
-_TRUSTED_FIELDS: dict[type, tuple[tuple[str, Any], ...] | None] = {}
+_TRUSTED_FIELDS: dict[type, tuple[tuple[str, ...], tuple[Any, ...]] | None] = {}
+_new = object.__new__
 _set = object.__setattr__
 
 
 class Action(BaseModel):
     """Base of every action: small, frozen, naming the acting seat, ids only."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     type: str
     seat: int = Field(ge=0)
@@ -52,34 +53,41 @@ class Action(BaseModel):
             fields = _trusted_fields(cls)
         if fields is None:  # aliases or default factories: let pydantic work it out
             return cls.model_construct(**values)
-        data = {}
-        for name, default in fields:
-            value = values.get(name, _REQUIRED)
-            if value is not _REQUIRED:
-                data[name] = value
-            elif default is not _REQUIRED:
-                data[name] = default
-        m = cls.__new__(cls)
+        names, defaults = fields
+        if tuple(values) == names:  # every field, in declared order: the usual call
+            data = values
+            given: set[str] = set(values)
+        else:
+            data = {}
+            for name, default in zip(names, defaults, strict=True):
+                value = values.get(name, _REQUIRED)
+                if value is not _REQUIRED:
+                    data[name] = value
+                elif default is not _REQUIRED:
+                    data[name] = default
+            given = {k for k in values if k in data}
+        m = _new(cls)
         _set(m, "__dict__", data)
-        _set(m, "__pydantic_fields_set__", {k for k in values if k in data})
+        _set(m, "__pydantic_fields_set__", given)
         _set(m, "__pydantic_extra__", None)
         _set(m, "__pydantic_private__", None)
         return m
 
 
-def _trusted_fields(cls: type[Action]) -> tuple[tuple[str, Any], ...] | None:
-    """(name, default or _REQUIRED) of each field of ``cls``, or None where the
-    quick construction of ``Action.trusted`` would not match ``model_construct``."""
-    out: list[tuple[str, Any]] | None = []
-    if cls.__pydantic_post_init__ or cls.__private_attributes__:
-        out = None
+def _trusted_fields(cls: type[Action]) -> tuple[tuple[str, ...], tuple[Any, ...]] | None:
+    """The names of the fields of ``cls`` and their defaults (or _REQUIRED), or None
+    where the quick construction of ``Action.trusted`` would not match ``model_construct``."""
+    names: list[str] = []
+    defaults: list[Any] = []
+    plain = not (cls.__pydantic_post_init__ or cls.__private_attributes__
+                 or cls.__pydantic_root_model__ or cls.model_config.get("extra") == "allow")
     for name, info in cls.model_fields.items():
-        if out is None or info.alias is not None or info.validation_alias is not None \
+        if info.alias is not None or info.validation_alias is not None \
                 or info.default_factory is not None:
-            out = None
-            break
-        out.append((name, _REQUIRED if info.is_required() else info.default))
-    fields = None if out is None else tuple(out)
+            plain = False
+        names.append(name)
+        defaults.append(_REQUIRED if info.is_required() else info.default)
+    fields = (tuple(names), tuple(defaults)) if plain else None
     _TRUSTED_FIELDS[cls] = fields
     return fields
 

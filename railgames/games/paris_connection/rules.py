@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from railgames.core.engine import Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
-from railgames.core.events import EventLog
+from railgames.core.events import EventLog, visible_events
 from railgames.core.hexgrid import Hex, neighbours, side_key
 from railgames.core.record import GameRecord
 from railgames.core.rng import Chance
@@ -492,6 +492,7 @@ class ParisConnectionRules(Ruleset[PCState]):
             board={h: list(here) for h, here in state.board.items()},
             placed=list(state.placed),
             chance=Chance(0),  # the deal's random source stays with the full state
-            log=[e for e in state.log if e.visible(seat)],
+            log=visible_events(state.log, seat, state.seen_logs),
             final=None,
+            seen_logs={},
         )

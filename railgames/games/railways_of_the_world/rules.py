@@ -313,16 +313,15 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                       link: Link | None) -> str | None:
         """Why a tile may not go on ``h`` coming from ``entry`` (its exit aside)."""
         terrain = self._terrain[h]
-        name = self.hex_name(h)
         if terrain == "city":
-            return f"{name} is a city; track tiles go between cities, never on them"
+            return f"{self.hex_name(h)} is a city; track tiles go between cities, never on them"
         if terrain == "partial":
-            return f"{name} is a partial hex; no track can be built there"
+            return f"{self.hex_name(h)} is a partial hex; no track can be built there"
         here = state.hex_links.get(h, [])
         if link is not None and link.id in here:
-            return f"the link already passes through {name}"
+            return f"the link already passes through {self.hex_name(h)}"
         if len(here) >= TRACKS_PER_HEX:
-            return f"{name} already holds two tracks; a third cannot cross them"
+            return f"{self.hex_name(h)} already holds two tracks; a third cannot cross them"
         if link is None:
             owner = state.side_link.get(side_key(entry, h))
             if owner is not None:
