@@ -92,6 +92,37 @@ def _trusted_fields(cls: type[Action]) -> tuple[tuple[str, ...], tuple[Any, ...]
     return fields
 
 
+class Interned:
+    """The trusted actions of one class, kept by their fields: the same legal move
+    listed again (on the next step, in another copy of the state) is the same
+    object, found in a dictionary instead of made again.
+
+    ``make(seat, *rest)`` takes the fields after ``type`` in declared order; they
+    must be hashable. Actions are frozen, so prompts and states may share them.
+    At most ``limit`` are kept; past that the store starts afresh.
+    """
+
+    __slots__ = ("_cls", "_names", "_type", "_made", "_limit")
+
+    def __init__(self, cls: type[Action], limit: int = 20_000) -> None:
+        names = tuple(cls.model_fields)
+        assert names[0] == "type", f"{cls.__name__}: 'type' must come first"
+        self._cls = cls
+        self._names = names
+        self._type = cls.model_fields["type"].default
+        self._made: dict[tuple[Any, ...], Any] = {}
+        self._limit = limit
+
+    def make(self, *fields: Any) -> Any:
+        action = self._made.get(fields)
+        if action is None:
+            if len(self._made) >= self._limit:
+                self._made.clear()
+            values = dict(zip(self._names, (self._type, *fields), strict=True))
+            action = self._made[fields] = self._cls.trusted(**values)
+        return action
+
+
 # Prompts, amounts and results are made by the rules on every step and never come
 # from outside, so they are plain data: a pydantic model would check them again.
 @dataclass(frozen=True, kw_only=True)

@@ -57,8 +57,18 @@ class EventLog:
         return event
 
 
-# seat -> (how many events of the log were read, the last of them, those the seat sees)
-SeenLogs = dict[int | None, tuple[int, Event | None, list[Event]]]
+class SeenLogs(dict[int | None, tuple[int, Event | None, list[Event]]]):
+    """seat -> (how many events of the log were read, the last of them, those the seat sees).
+
+    Only a shortcut: a copy of a state starts it afresh rather than copying every
+    event again (a search copies states by the thousand).
+    """
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeenLogs:
+        return SeenLogs()
+
+    def __reduce__(self) -> tuple[type[SeenLogs], tuple[()]]:
+        return (SeenLogs, ())
 
 
 def visible_events(log: list[Event], seat: int | None, seen: SeenLogs) -> list[Event]:

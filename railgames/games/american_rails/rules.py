@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from railgames.core.auctions import next_bidder
-from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
+from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex
@@ -131,6 +131,8 @@ class AmericanRailsRules(Ruleset[ARState]):
         self._city = m.city_by_id
         self._city_hex = m.city_hex
         self._offset = {h: m.offset_of(h) for h in m.terrain}
+        # Legal choices, made once each (see engine.Interned).
+        self._listed_place_cube = Interned(PlaceCube).make
 
     # ------------------------------------------------------------ names
     def company_name(self, company: str) -> str:
@@ -354,7 +356,7 @@ class AmericanRailsRules(Ruleset[ARState]):
 
     def legal_placements(self, state: ARState, seat: int) -> list[Any]:
         out: list[Any] = []
-        make = PlaceCube.trusted
+        make = self._listed_place_cube
         for cid in self.expandable_companies(state, seat):
             c = state.companies[cid]
             frontier: dict[Hex, None] = {}
@@ -363,8 +365,7 @@ class AmericanRailsRules(Ruleset[ARState]):
                     frontier.setdefault(n)
             for h in frontier:
                 if self.placement_refusal(state, cid, h) is None:
-                    out.append(make(type="place_cube", seat=seat, company=cid,
-                                    hex=self._offset[h]))
+                    out.append(make(seat, cid, self._offset[h]))
         return out
 
     def city_value(self, state: ARState, city: str, companies: int) -> int:

@@ -50,7 +50,7 @@ class PCState:
     log: list[Event] = field(default_factory=list)
     final: dict[str, dict[str, int]] | None = None
     # What each seat's view has read of ``log`` so far (``events.visible_events``).
-    seen_logs: SeenLogs = field(default_factory=dict, compare=False, repr=False)
+    seen_logs: SeenLogs = field(default_factory=SeenLogs, compare=False, repr=False)
 
     def on_board(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from railgames.core.auctions import next_bidder
-from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
+from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.record import GameRecord
@@ -131,6 +131,9 @@ class SteelDriverRules(Ruleset[SDState]):
         self._route = m.route_by_id
         self._routes_at = m.routes_at
         self._west, self._east = m.transcontinental
+        # Legal choices, made once each (see engine.Interned).
+        self._listed_build_track = Interned(BuildTrack).make
+        self._listed_claim_goods = Interned(ClaimGoods).make
 
     # ------------------------------------------------------------ names
     def location_name(self, loc: str) -> str:
@@ -314,22 +317,22 @@ class SteelDriverRules(Ruleset[SDState]):
         c = state.companies[company]
         seat = c.controller if c.controller is not None else 0
         # Built from routes this method has just checked, so validation is skipped.
-        make = BuildTrack.trusted
+        make = self._listed_build_track
         out: list[BuildTrack] = []
         for r in self.buildable_routes(state, company):
             if r.cost > c.cubes:
                 continue
             if c.reached:
-                out.append(make(type="build", seat=seat, company=company, route=r.id, start=None))
+                out.append(make(seat, company, r.id, None))
             else:
-                out.extend(make(type="build", seat=seat, company=company, route=r.id, start=end)
+                out.extend(make(seat, company, r.id, end)
                            for end in (r.a, r.b) if self.is_starting(end))
         return out
 
     def legal_claims(self, state: SDState, company: str) -> list[ClaimGoods]:
         c = state.companies[company]
         seat = c.controller if c.controller is not None else 0
-        return [ClaimGoods.trusted(type="claim", seat=seat, company=company, location=loc)
+        return [self._listed_claim_goods(seat, company, loc)
                 for loc in c.reached if loc in state.goods_on]
 
     def target_of(self, state: SDState, action: BuildTrack) -> str | None:
