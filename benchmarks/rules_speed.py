@@ -7,7 +7,11 @@ For each game (4 players):
 * step: listing the legal actions plus applying one, step by step (reported);
 * replay, in process: the game's longest saved record (tests/fixtures/records)
   replayed ``--replays`` times in a row; the target is on max / median <= 2, the
-  figure that shows pauses of the garbage collector;
+  figure that shows pauses of the garbage collector. The collector is settled
+  first (``railgames.core.collector.settle``), as ``railgames replay`` and
+  ``simulate`` do once the rules are loaded; the rules keep what they work out
+  from a board (shipping paths, listed choices), so replays after the first
+  reuse it, as an undo in the app does;
 * replay, whole process: ``railgames replay FILE`` on that record, as a new
   process each time, ``--runs`` times (target p50 <= 120 ms);
 * import: ``import railgames.core.engine`` in a new process (reported).
@@ -36,6 +40,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from railgames.core.collector import settle  # noqa: E402
 from railgames.core.engine import Game  # noqa: E402
 from railgames.core.record import load_record  # noqa: E402
 from railgames.core.simulate import bot_players, bots_for, play_bot_game  # noqa: E402
@@ -93,6 +98,7 @@ def measure(game_id: str, games: int = 40, players: int = 4, replays: int = 40,
     ruleset = load_ruleset(game_id)
     specs = bot_players(players, "random")
     play_bot_game(ruleset, specs, 0)  # warm caches and imports
+    settle()
 
     game_times: list[float] = []
     step_times: list[float] = []

@@ -48,9 +48,7 @@ class Action(BaseModel):
         legal choice on every step, for players, bots and searches alike.
         Anything from outside the rules goes through ``parse_action`` instead.
         """
-        fields = _TRUSTED_FIELDS.get(cls, _REQUIRED)
-        if fields is _REQUIRED:
-            fields = _trusted_fields(cls)
+        fields = (_TRUSTED_FIELDS[cls] if cls in _TRUSTED_FIELDS else _trusted_fields(cls))
         if fields is None:  # aliases or default factories: let pydantic work it out
             return cls.model_construct(**values)
         names, defaults = fields

@@ -44,6 +44,7 @@ CUBES_PER_TURN = {3: 10, 4: 8, 5: 7, 6: 6}
 TURNS = 5
 TRANSCONTINENTAL_BUILDER = 50
 TRANSCONTINENTAL_OTHERS = 30
+SHARERS_KEPT = 4096  # tracks whose transcontinental sharers are kept
 # What a set of 1, 2, 3, 4 or 5 goods cubes of different colours is worth.
 SET_VALUES = (0, 10, 30, 60, 100, 150)
 
@@ -134,6 +135,7 @@ class SteelDriverRules(Ruleset[SDState]):
         # Legal choices, made once each (see engine.Interned).
         self._listed_build_track = Interned(BuildTrack).make
         self._listed_claim_goods = Interned(ClaimGoods).make
+        self._sharers: dict[frozenset[tuple[str, str]], Any] = {}
 
     # ------------------------------------------------------------ names
     def location_name(self, loc: str) -> str:
@@ -770,7 +772,19 @@ class SteelDriverRules(Ruleset[SDState]):
         ``k`` companies is the fewest that join the ends, any path over the
         track of such a set uses every company in it, so the bonus goes to the
         union of the sets whose shortest path is shortest.
+
+        The answer depends on the track alone and is asked of every build a
+        player or bot weighs, so answers are kept by track (``SHARERS_KEPT``).
         """
+        key = frozenset(track.items())
+        known = self._sharers.get(key, self._sharers)
+        if known is self._sharers:
+            if len(self._sharers) >= SHARERS_KEPT:
+                self._sharers.clear()
+            known = self._sharers[key] = self._find_sharers(track)
+        return known  # type: ignore[return-value]
+
+    def _find_sharers(self, track: dict[str, str]) -> tuple[list[frozenset[str]], int] | None:
         by_company: dict[str, list[tuple[str, str]]] = {}
         for rid, cid in track.items():
             r = self._route[rid]
