@@ -156,8 +156,9 @@ class Prompt:
 
     ``choices`` lists concrete legal actions; ``amount`` describes a range of
     legal numbers for one action type (all of which are legal). Either may be
-    empty, not both. The prompt owns its list of choices (a copy is taken when
-    it is given anything else than a list).
+    empty, not both. A list of choices is kept as given (the rules make a new
+    one for each prompt; its actions may be shared, being frozen); any other
+    sequence is copied into a list.
     """
 
     seat: int
