@@ -354,7 +354,8 @@ class AmericanRailsRules(Ruleset[ARState]):
                     f"${c.treasury}; track is paid from the treasury only")
         return None
 
-    def legal_placements(self, state: ARState, seat: int) -> list[Any]:
+    def legal_placements(self, state: ARState, seat: int, first_only: bool = False) -> list[Any]:
+        """Every cube ``seat`` may place now (``first_only``: the first found, if any)."""
         out: list[Any] = []
         make = self._listed_place_cube
         for cid in self.expandable_companies(state, seat):
@@ -366,6 +367,8 @@ class AmericanRailsRules(Ruleset[ARState]):
             for h in frontier:
                 if self.placement_refusal(state, cid, h) is None:
                     out.append(make(seat, cid, self._offset[h]))
+                    if first_only:
+                        return out
         return out
 
     def city_value(self, state: ARState, city: str, companies: int) -> int:
@@ -779,7 +782,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             seat = state.acting
             nothing = (
                 (step is Step.DEVELOP and not self.developable(state))
-                or (step is Step.EXPAND and not self.legal_placements(state, seat))
+                or (step is Step.EXPAND and not self.legal_placements(state, seat, first_only=True))
                 or (step is Step.OFFER and not state.prep and not self.offerable(state))
             )
             if not nothing:
