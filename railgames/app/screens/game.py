@@ -25,7 +25,7 @@ from railgames.app.session import Session
 from railgames.app.widgets.action_panel import ActionPanel
 from railgames.app.widgets.footer import KeyFooter
 from railgames.app.widgets.render_once import RenderOnce
-from railgames.core.errors import IllegalAction, MalformedAction
+from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 
 if TYPE_CHECKING:
     from railgames.app.shell import GameShell
@@ -572,22 +572,29 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def action_history(self) -> None:
         """The game so far in the viewer, showing only what the seat at the keyboard may see."""
-        if self.remote:
-            # The record (and its seed, which decides every draw) stays on the host until
-            # the game is over; the log beside the board has every move this seat may see.
-            self.refuse("at a table on a host the history opens once the game is over; "
-                        "the log has every move you may see")
-            return
         from railgames.app.screens.viewer import ViewerScreen
         from railgames.core.table import Recording
 
-        if self._bot_timer is not None:  # the bots wait while the history is open
-            self._bot_timer.stop()
-            self._bot_timer = None
-        recording = Recording.of_game(self.session.game, seat=self.viewer,
-                                      reveal_all=not self.hidden)
+        if self.remote:
+            # The host replays the game for this seat and keeps the record (its seed
+            # decides every draw to come); this terminal gets what the seat may see.
+            from railgames.net.remote import RemoteHistory
+
+            try:
+                recording: Any = RemoteHistory.open(self.session)  # type: ignore[arg-type]
+            except RailgamesError as exc:
+                self.refuse(exc.reason)
+                return
+        else:
+            if self._bot_timer is not None:  # the bots wait while the history is open
+                self._bot_timer.stop()
+                self._bot_timer = None
+            recording = Recording.of_game(self.session.game, seat=self.viewer,
+                                          reveal_all=not self.hidden)
 
         def back() -> None:
+            if self.remote:
+                recording.close()
             self.app.pop_screen()
             self.refresh_all()
 
