@@ -79,6 +79,47 @@ def rss_of_tree(pid: int) -> tuple[int, int, int]:
     return rss.get(pid, 0), apps, workers
 
 
+class TableFiles:
+    """Each table's game as its file says, brought up to date by applying only the new
+    actions: the measuring side must not spend the time it measures replaying games
+    (a whole replay per question blocked its loop, and every echo waited behind it)."""
+
+    def __init__(self) -> None:
+        self.known: dict[Path, tuple[tuple[int, int], list[str], Game | None]] = {}
+
+    def get(self, path: Path) -> tuple[list[str], Game | None]:
+        try:
+            info = path.stat()
+        except OSError:
+            return [], None
+        stamp = (info.st_mtime_ns, info.st_size)
+        seen = self.known.get(path)
+        if seen is not None and seen[0] == stamp:
+            return seen[1], seen[2]
+        try:
+            saved = json.loads(path.read_text())
+        except (OSError, ValueError):
+            return (seen[1], seen[2]) if seen else ([], None)
+        seats = [seat["name"] for seat in saved["seats"]]
+        game = seen[2] if seen else None
+        if not saved.get("record"):
+            game = None
+        else:
+            record = GameRecord.model_validate(saved["record"])
+            done = len(game.record.actions) if game is not None else 0
+            if game is None or done > len(record.actions) \
+                    or game.record.actions != record.actions[:done]:
+                game = Game.replay(load_ruleset(record.game, record.map), record)
+            else:
+                for action in record.actions[done:]:
+                    game.apply(action)
+        self.known[path] = (stamp, seats, game)
+        return seats, game
+
+
+TABLES = TableFiles()
+
+
 class Player:
     def __init__(self, index: int, port: int, password: str, data_dir: Path) -> None:
         self.name = f"p{index:02d}"
@@ -125,17 +166,11 @@ class Player:
     def my_turn(self) -> bool:
         """Is this session's seat to move? (Read from the host's saved tables.)"""
         for path in (self.data_dir / "tables").glob("*.json"):
-            try:
-                saved = json.loads(path.read_text())
-            except (OSError, ValueError):
+            seats, game = TABLES.get(path)
+            if game is None or self.name not in seats:
                 continue
-            names = [seat["name"] for seat in saved["seats"]]
-            if self.name not in names or not saved.get("record"):
-                continue
-            record = GameRecord.model_validate(saved["record"])
-            game = Game.replay(load_ruleset(record.game, record.map), record)
             prompt = game.prompt()
-            return prompt is not None and prompt.seat == names.index(self.name)
+            return prompt is not None and prompt.seat == seats.index(self.name)
         return False
 
     async def key_to_echo(self, key: str) -> float | None:
