@@ -21,7 +21,8 @@ import asyncssh
 import pyte
 
 KEYS = {"enter": "\r", "down": "\x1b[B", "up": "\x1b[A", "left": "\x1b[D", "right": "\x1b[C",
-        "tab": "\t", "escape": "\x1b", "home": "\x1b[H", "end": "\x1b[F"}
+        "tab": "\t", "escape": "\x1b", "home": "\x1b[H", "end": "\x1b[F",
+        "ctrl+p": "\x10"}
 
 
 class HostProcess:
@@ -196,7 +197,8 @@ class WebTerminal(Terminal):
 
 
 TMUX_KEYS = {"enter": "Enter", "down": "Down", "up": "Up", "left": "Left", "right": "Right",
-             "tab": "Tab", "escape": "Escape", "home": "Home", "end": "End", "\x1b[Z": "BTab", "\x13": "C-s", "\r": "Enter"}
+             "tab": "Tab", "escape": "Escape", "home": "Home", "end": "End", "ctrl+p": "C-p",
+             "\x1b[Z": "BTab", "\x13": "C-s", "\r": "Enter"}
 
 
 class OpenSshTerminal:

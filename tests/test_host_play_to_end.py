@@ -1,10 +1,13 @@
 """Three SSH terminals play one table of each game from the first move to the final scores.
 
-Whoever's turn it is presses Enter: the first choice at every level of the
-action panel, or the board cursor's place (the screen puts it on a choice),
-or the amount offered; when Enter alone does not finish the move, Tab
-switches between the board and the list first. That plays a whole game through the keyboard, the SSH
-sessions and the host's rules layer, and every terminal ends on the scores.
+Whoever's turn it is decides as the greedy bot would and gives that choice
+through the command palette (ctrl+p, the choice's text, Enter). Where the
+palette does not list it (a number beyond those it lists), Enter takes the
+first choice at every level of the action panel, or the board cursor's place,
+or the amount offered, with Tab between the board and the list when Enter
+alone does not finish the move. That plays a whole game through the keyboard,
+the SSH sessions and the host's rules layer, and every terminal ends on the
+scores.
 
 Each game is played twice: with asyncssh's client, and with the system's
 OpenSSH client in tmux windows (a person's terminal; skipped where ``ssh`` or
@@ -39,6 +42,11 @@ pytestmark = pytest.mark.skipif(os.environ.get("RAILGAMES_LONG_TESTS") != "1",
 PASSWORD = "table-pw"
 GAMES = ["new-england", "paris-connection", "steel-driver", "railways-of-the-world",
          "american-rails"]
+# The players choose as the greedy bot would, and give each choice through the command
+# palette (ctrl+p, its text, Enter), as a player may. First choices alone make poor games,
+# or none: in New England Enter passes every auction, and in Railways of the World the
+# first choice is always more track, which is taken up again when it reaches no city
+# (bonds having no limit), so that game would never end.
 NAMES = ["ann", "bob", "cat"]
 
 
@@ -51,6 +59,27 @@ def table_game(data: Path, code: str) -> Game:
 def actions_saved(data: Path, code: str) -> int:
     saved = json.loads((data / "tables" / f"{code}.json").read_text())
     return len(saved["record"]["actions"]) if saved["record"] else -1
+
+
+def palette_line(game: Game, seat: int) -> str | None:
+    """The greedy bot's choice here, as the command palette names it (None: not listed there)."""
+    from railgames.app.boards import game_ui
+    from railgames.app.commands import MAX_AMOUNTS
+    from railgames.core.bots import make_bot
+
+    prompt = game.prompt()
+    if prompt is None:
+        return None
+    view = game.view(seat)
+    action = make_bot("greedy", game.ruleset, len(game.record.actions)).choose(
+        game.ruleset, view, prompt)
+    amount = prompt.amount
+    listed = action in prompt.choices or (
+        amount is not None and action.type == amount.action_type
+        and getattr(action, "amount", None) in list(amount.values())[:MAX_AMOUNTS])
+    if not listed:
+        return None
+    return str(game_ui(game.ruleset).describe(view, action, [p.name for p in game.players]))
 
 
 def terminal(client: str) -> Any:
@@ -102,17 +131,20 @@ def test_three_terminals_play_a_table_to_the_end(tmp_path: Path, game_id: str,
                 await term.wait_for(f"{title} · turn", 60)
             started = time.monotonic()
             # One Enter goes one level down the choices; a move is saved once it is whole.
-            count, idle, seat, bids, pass_now = -1, 0.0, 0, 0, False
+            count, idle, seat, bids, pass_now, line = -1, 0.0, 0, 0, False, None
             while True:
                 saved = actions_saved(data, code)
                 if saved != count:
                     count, idle = saved, 0.0
-                    prompt = table_game(data, code).prompt()
+                    game = table_game(data, code)
+                    prompt = game.prompt()
                     if prompt is None:
                         break
                     seat = prompt.seat
-                    # Enter bids the least amount offered; an auction with no cap would go on
-                    # for ever, so once everyone has bid a player drops out with 'p'.
+                    line = palette_line(game, seat)
+                    # Where the choice is not in the palette, Enter bids the least amount
+                    # offered; an auction with no cap would go on for ever, so once everyone
+                    # has bid a player drops out with 'p'.
                     bids = bids + 1 if prompt.amount is not None else 0
                     pass_now = bids > len(NAMES) and any(
                         getattr(c, "type", "") == "pass_bid" for c in prompt.choices)
@@ -120,6 +152,19 @@ def test_three_terminals_play_a_table_to_the_end(tmp_path: Path, game_id: str,
                 tries = round(idle / 0.4)
                 if pass_now and tries < 3:
                     terms[seat].press("p")
+                elif line is not None and tries < 8:
+                    if tries == 0:
+                        terms[seat].press("ctrl+p")
+                        try:  # typed anywhere else, the letters would be the screen's keys
+                            await terms[seat].wait_for("Search for commands", 10)
+                        except TimeoutError:
+                            terms[seat].press("escape")
+                        else:
+                            terms[seat].press(line)
+                            await asyncio.sleep(1.0)  # the palette narrows its list as typed
+                            terms[seat].press("enter")
+                    elif tries == 7:
+                        terms[seat].press("escape")  # not found: close it, and Enter it is
                 else:
                     if tries % 4 == 3:
                         # Enter did not finish the move: go from the board to the list of

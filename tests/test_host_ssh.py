@@ -156,6 +156,12 @@ def test_history_mid_game_shows_a_seat_only_what_it_may_see(host: HostProcess) -
             # The game goes on from where it was: nothing in the history changed it.
             assert table_game(host.data_dir, code).record.actions[:count] == \
                 game.record.actions[:count]
+            # Undo at a host's table: taken back or refused with a reason, the session goes on.
+            ann.press("u")
+            await ann.wait_for("taken back|Cannot|cannot|not your|nothing", 30)
+            ann.press("v")
+            await ann.wait_for("History", 30)
+            assert '"session_ended"' not in host.log_lines()
         finally:
             await ann.close()
             await bob.close()

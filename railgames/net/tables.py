@@ -22,7 +22,7 @@ import string
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -173,8 +173,10 @@ class TableService:
         # which carries every player's keys and screens.
         self.bot_workers = bot_workers
         self._pool: ProcessPoolExecutor | None = None
+        self._writer: ThreadPoolExecutor | None = None
 
     def close(self) -> None:
+        self.flush()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -198,22 +200,54 @@ class TableService:
         return self.root / f"{table.code}.json"
 
     def save(self, table: Table) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
+        """Write the table's file; on the host's loop the disk work goes to a writer thread.
+
+        The text is made here, so the file says what the table was at this action;
+        one writer thread keeps the writes in order. Waiting for the disk (an fsync
+        takes milliseconds, tens on a busy disk) on the loop would hold up every
+        player's keys and screens.
+        """
         if table.game is not None:
             from datetime import UTC, datetime
 
             table.game.record.updated = datetime.now(UTC).isoformat(timespec="seconds")
+        text = json.dumps(table.to_dict(), indent=1)
+        path = self.path_of(table)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a plain test, a tool): write now, after any queued
+            self.flush()
+            self._write(text, path)
+            return
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="railgames-save")
+        self._writer.submit(self._write_logged, text, path, table.code)
+
+    def _write_logged(self, text: str, path: Path, code: str) -> None:
+        try:
+            self._write(text, path)
+        except Exception as exc:  # the table goes on in memory; the log says the disk failed
+            event("save_failed", code=code, file=str(path), error=repr(exc))
+
+    def _write(self, text: str, path: Path) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
         # The temporary name never ends in .json, so a killed write is never read as a table.
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".partial", dir=self.root)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(table.to_dict(), handle, indent=1)
+                handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.replace(tmp, self.path_of(table))
+            os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+    def flush(self) -> None:
+        """Wait for every table file still being written."""
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
 
     def load(self) -> None:
         """Bring back every table saved under ``root``.

@@ -552,17 +552,24 @@ class GameScreen(SizeGuard, Screen[None]):
             seat = humans[0]
         return seat
 
+    def _played(self) -> int:
+        """How many actions the game has (a host's table keeps its record, and says how many)."""
+        record = self.session.game.record
+        if record is None:
+            return int(getattr(self.session, "table", {}).get("version", 0))
+        return len(record.actions)
+
     def _undo_for(self, seat: int) -> None:
-        count = len(self.session.game.record.actions)
+        count = self._played()
         try:
             self.session.undo(seat)
-        except IllegalAction as exc:
+        except RailgamesError as exc:  # refused, or the host is gone
             self.refuse(exc.reason)
             return
         except OSError as exc:
             self.notify(f"Taken back, but could not save: {exc}", severity="error")
         else:
-            answers = count - len(self.session.game.record.actions) - 1
+            answers = count - self._played() - 1
             moves = "the bot move" if answers == 1 else f"the {answers} bot moves"
             also = f", and {moves} after it" if answers else ""
             self.notify(f"Your last move was taken back{also}.", title="Undo")
