@@ -304,6 +304,9 @@ def main() -> int:
     args = parser.parse_args()
     steps = sorted({min(50, max(1, int(s))) for s in args.steps.split(",")})
     deadline = time.monotonic() + args.time_limit
+    # The machine's load before this starts: on a shared machine the figures depend on it.
+    print(f"cores {os.cpu_count()}; load average before (1, 5, 15 min): "
+          + ", ".join(f"{v:.1f}" for v in os.getloadavg()), flush=True)
     with tempfile.TemporaryDirectory(prefix="railgames-load-") as tmp:
         rows = asyncio.run(asyncio.wait_for(run(steps, args.seconds, deadline, Path(tmp),
                                                 args.per_table),

@@ -597,3 +597,29 @@ def test_no_history_before_the_game_starts(service: TableService) -> None:
     service.create(ann, "paris-connection", seats=3, humans=2)
     with pytest.raises(IllegalAction, match="not started"):
         service.history_record(ann)
+
+
+def test_on_the_loop_table_files_are_written_in_order_by_one_thread(tmp_path: Path) -> None:
+    """The host's loop never waits for the disk; every action still reaches the file."""
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    members = [member(n) for n in ("ann", "bob", "cat")]
+
+    async def play() -> str:
+        table = service.create(members[0][0], "paris-connection", seats=3, humans=3)
+        for m, _ in members[1:]:
+            service.join(m, table.code)
+        game = table.game
+        assert game is not None
+        for _ in range(12):
+            prompt = game.prompt()
+            assert prompt is not None
+            service.act(members[prompt.seat][0], first_legal(service, table.code))
+        assert service._writer is not None  # the writes went to the writer thread
+        return table.code
+
+    code = asyncio.run(play())
+    service.flush()
+    saved = json.loads(service.path_of(service.tables[code]).read_text())
+    game = service.tables[code].game
+    assert game is not None and saved["record"]["actions"] == game.record.actions
+    assert not list(service.root.glob(".tmp-*"))
