@@ -40,6 +40,7 @@ from railgames.core.record import GameRecord  # noqa: E402
 from railgames.games import load_ruleset  # noqa: E402
 
 TARGET_P95 = 0.100  # seconds, at 20 sessions
+MIN_KEYS = 20  # timed keys a step needs before its p95 counts
 SHIFT_TAB = "\x1b[Z"
 CTRL_S = "\x13"
 CURSOR = re.compile(rb"Cursor (\d+,\d+)")
@@ -215,6 +216,23 @@ class Player:
             self.lost = True
 
 
+def host_echoes(path: Path, since: float) -> list[float]:
+    """Milliseconds from key to the app's first output, as the host timed them since ``since``."""
+    try:
+        lines = path.read_text().splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        stamp, _, ms = line.partition(" ")
+        try:
+            if float(stamp) >= since:
+                out.append(float(ms))
+        except ValueError:
+            continue
+    return sorted(out)
+
+
 def moves_played(data_dir: Path) -> int:
     total = 0
     for path in (data_dir / "tables").glob("*.json"):
@@ -228,6 +246,8 @@ def moves_played(data_dir: Path) -> int:
 
 async def run(steps: list[int], seconds: float, deadline: float, data_dir: Path,
               per_table: int) -> list[dict]:
+    echo_log = data_dir / "echo.log"  # the host's side of each key (see Host.note_echo)
+    os.environ["RAILGAMES_ECHO_LOG"] = str(echo_log)
     host = HostProcess(data_dir, "--max-sessions", str(max(steps) + 5), "--per-ip",
                        str(max(steps) + 5), "--bot-delay", "1.0").start()
     # (--bot-delay is given twice: the last one, 1 s, paces the bots like people.)
@@ -262,11 +282,13 @@ async def run(steps: list[int], seconds: float, deadline: float, data_dir: Path,
                 p.latencies.clear()
                 p.missed = 0
             before = moves_played(data_dir)
+            step_from = time.time()
             until = time.monotonic() + seconds
             await asyncio.gather(*(p.play(until) for p in players))
             host_rss, apps_rss, bots_rss = rss_of_tree(host.proc.pid)  # type: ignore[union-attr]
             held = sum(1 for p in players if not p.lost)
             lat = sorted(x for p in players for x in p.latencies)
+            at_host = host_echoes(echo_log, step_from)
             row = {
                 "n": n, "held": held, "failed_to_open": len(failed),
                 "open_s": round(open_time, 1),
@@ -278,6 +300,10 @@ async def run(steps: list[int], seconds: float, deadline: float, data_dir: Path,
                 "p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
                 "p95_ms": round(lat[int(0.95 * (len(lat) - 1))] * 1000, 1) if lat else None,
                 "max_ms": round(lat[-1] * 1000, 1) if lat else None,
+                # The same keys seen from the host: from the key reaching it to the app's first
+                # output after it (the app's work and its wait for a core, no SSH or client).
+                "host_p50_ms": round(statistics.median(at_host), 1) if at_host else None,
+                "host_p95_ms": round(at_host[int(0.95 * (len(at_host) - 1))], 1) if at_host else None,
                 "actions": moves_played(data_dir) - before,
                 # The machine's load (other work on it included), as the step ended.
                 "loadavg_1m": round(os.getloadavg()[0], 1),
@@ -313,13 +339,16 @@ def main() -> int:
                                             args.time_limit + 300))
     print()
     print(f"{'N':>3} {'held':>4} {'RSS total':>10} {'per session':>12} {'p50':>8} {'p95':>8} "
-          f"{'max':>8} {'keys':>5} {'acts':>5} {'load':>5}")
+          f"{'max':>8} {'host p50':>9} {'host p95':>9} {'keys':>5} {'acts':>5} {'load':>5}")
     for r in rows:
         print(f"{r['n']:>3} {r['held']:>4} {r['rss_total_mb']:>8} MB {r['rss_per_session_mb']:>9} MB "
               f"{r['p50_ms']!s:>5} ms {r['p95_ms']!s:>5} ms {r['max_ms']!s:>5} ms "
+              f"{r['host_p50_ms']!s:>6} ms {r['host_p95_ms']!s:>6} ms "
               f"{r['keys']:>5} {r['actions']:>5} {r['loadavg_1m']:>5}")
-    degraded = next((r for r in rows if r["held"] < r["n"] or r["p95_ms"] is None
-                     or r["p95_ms"] > TARGET_P95 * 1000), None)
+    # A step with a handful of timed keys says nothing of its p95 (with one session, it is
+    # that session's turn most of the time, and its keys go to the list of choices).
+    degraded = next((r for r in rows if r["held"] < r["n"] or (
+        r["keys"] >= MIN_KEYS and r["p95_ms"] > TARGET_P95 * 1000)), None)
     print()
     print("degrades at N=" + (str(degraded["n"]) if degraded else "never (up to "
                               + str(rows[-1]["n"] if rows else 0) + ")")
