@@ -102,12 +102,14 @@ def test_places_show_their_mark_value_and_colour_letter(rules: SteelDriverRules,
     board = SteelDriverBoard(rules)
     board.update_state(state)
     text = board.board_text()
-    assert f"{STARTING_MARK}Chicago50w" in text  # a starting location: a hexagon
-    assert f"{REGULAR_MARK}Pittsburgh40r" in text  # a regular one: a circle, red
-    assert f"{STARTING_MARK}New Orleans40o" in text
-    assert f"{REGULAR_MARK}Denver30s" in text
-    assert f"{REGULAR_MARK}Buffalo30k" in text
+    assert f"{STARTING_MARK}CHI50w" in text  # a starting location: a hexagon
+    assert f"{REGULAR_MARK}PIT40r" in text  # a regular one: a circle, red
+    assert f"{STARTING_MARK}NOL40o" in text
+    assert f"{REGULAR_MARK}DEN30s" in text
+    assert f"{REGULAR_MARK}BUF30k" in text
     assert board.value_text("PIT") == "40r"
+    # Each place is marked by its code; the full name is on the cursor line.
+    assert "Chicago" not in text
 
 
 def test_an_unbuilt_route_shows_its_cost_and_built_track_its_companys_letter(

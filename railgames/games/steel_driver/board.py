@@ -8,8 +8,9 @@ phase, the board cursor, and what the current step highlights.
 Everything that carries meaning has a letter or a glyph as well as a colour,
 so the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
 
-* ``⬡Chicago50w``   a starting location (hexagon) worth $50, white
-* ``○Pittsburgh40r`` a regular location (circle) worth $40, red; the colour
+* ``⬡CHI50w``   a starting location (hexagon) worth $50, white; a location is
+  marked by its three-letter code (Chicago), its full name is on the cursor line
+* ``○PIT40r``   a regular location (circle) worth $40, red; the colour
   letters, small so that they never read as a company's, are w white,
   o orange, s silver, k black, r red
 * ``····3····``    a route nobody has built yet, costing 3 investment cubes
