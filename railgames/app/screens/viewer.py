@@ -153,6 +153,7 @@ class ViewerScreen(Screen[None]):
         self.names = [p.name for p in recording.players]
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
+        self.side_extras = self.ui.side_extras()
         self.speed = speed
         self.playing = (kind == "demo") if playing is None else playing
         self.on_leave = on_leave
@@ -193,6 +194,7 @@ class ViewerScreen(Screen[None]):
                 yield from self.extras
             with Vertical(id="v-side"):
                 yield Static(id="v-players")
+                yield from self.side_extras
                 yield RichLog(id="v-narration", wrap=True, markup=False, auto_scroll=True,
                               min_width=20)
         yield KeyFooter()
@@ -234,7 +236,7 @@ class ViewerScreen(Screen[None]):
         rec = self.recording
         state = rec.view()
         self.board.update_state(state)
-        for extra in self.extras:
+        for extra in (*self.extras, *self.side_extras):
             if hasattr(extra, "update_state"):
                 extra.update_state(state)
         prompt = rec.prompt()
