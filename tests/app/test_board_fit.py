@@ -87,7 +87,7 @@ async def _board_in_view(app: Any, keys: list[str], size: tuple[int, int]) -> tu
         return board.virtual_size, board.scrollable_content_region.size
 
 
-FIT_SCENES = ["board", "shipping", pytest.param("pc_board", marks=NOT_FITTING), "sd_board", "sd_claim"]
+FIT_SCENES = ["board", "shipping", "pc_board", "sd_board", "sd_claim"]
 
 
 @pytest.mark.parametrize("scene", FIT_SCENES)
@@ -98,7 +98,7 @@ def test_the_whole_map_is_in_view_at_120x40(scene: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("game_id", [
-    "new-england", pytest.param("paris-connection", marks=NOT_FITTING), "steel-driver"])
+    "new-england", "paris-connection", "steel-driver"])
 def test_the_whole_map_is_in_view_at_120x40_with_six_players(game_id: str) -> None:
     keys = ["enter"] if game_id == "paris-connection" else []
     needed, shown = asyncio.run(_board_in_view(_new_game(game_id, SIX), keys, (120, 40)))
