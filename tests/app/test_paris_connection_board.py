@@ -11,10 +11,10 @@ from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
+from railgames.app.widgets.hex_layout import CompactHexLayout
 from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec
 from railgames.games import load_ruleset
-from railgames.app.widgets.hex_layout import CompactHexLayout
 from railgames.games.paris_connection.board import (
     CHECKERED_GLYPH,
     ParisConnectionBoard,

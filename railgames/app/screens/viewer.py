@@ -103,6 +103,7 @@ class ViewerScreen(Screen[None]):
     ViewerScreen #board-box { width: 1fr; height: 1fr; border: round $panel; }
     ViewerScreen.wide.game-new-england #board-box { width: 98; }
     ViewerScreen.wide.game-paris-connection #board-box { width: 81; }
+    ViewerScreen.game-paris-connection #board-box { width: 80; }  /* the whole map */
     ViewerScreen #v-side { width: 52; height: 1fr; }
     ViewerScreen.wide #v-side { width: 1fr; }
     ViewerScreen #v-players { height: auto; border: round $panel; padding: 0 1; }

@@ -57,7 +57,7 @@ from railgames.app.widgets.board_base import (
     Row,
     blank_safe,
 )
-from railgames.app.widgets.hex_layout import CompactHexLayout, HexLayout
+from railgames.app.widgets.hex_layout import CompactHexLayout
 from railgames.core.hexgrid import Hex
 from railgames.games.paris_connection.rules import ParisConnectionRules
 from railgames.games.paris_connection.state import PCState
