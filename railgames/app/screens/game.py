@@ -75,6 +75,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self.names = [p.name for p in session.game.players]
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
+        self.side_extras = self.ui.side_extras()
         self._logged = 0
         self._log_width = 0
         self._bot_timer: Timer | None = None
@@ -103,6 +104,7 @@ class GameScreen(SizeGuard, Screen[None]):
                 yield from self.extras
             with Vertical(id="side"):
                 yield Static(id="players")
+                yield from self.side_extras
                 yield ActionPanel(id="actions")
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield KeyFooter()
@@ -190,7 +192,7 @@ class GameScreen(SizeGuard, Screen[None]):
         state = self.shown_state()
         prompt = session.prompt()
         self.board.update_state(state)
-        for extra in self.extras:
+        for extra in (*self.extras, *self.side_extras):
             if hasattr(extra, "update_state"):
                 extra.update_state(state)
         kinds = [p.kind for p in session.game.players]
