@@ -21,7 +21,8 @@ import asyncssh
 import pyte
 
 KEYS = {"enter": "\r", "down": "\x1b[B", "up": "\x1b[A", "left": "\x1b[D", "right": "\x1b[C",
-        "tab": "\t", "escape": "\x1b"}
+        "tab": "\t", "escape": "\x1b", "home": "\x1b[H", "end": "\x1b[F",
+        "ctrl+p": "\x10"}
 
 
 class HostProcess:
@@ -193,3 +194,78 @@ class WebTerminal(Terminal):
             self._reader.cancel()
         await self.ws.close()
         await self.session.close()
+
+
+TMUX_KEYS = {"enter": "Enter", "down": "Down", "up": "Up", "left": "Left", "right": "Right",
+             "tab": "Tab", "escape": "Escape", "home": "Home", "end": "End", "ctrl+p": "C-p",
+             "\x1b[Z": "BTab", "\x13": "C-s", "\r": "Enter"}
+
+
+class OpenSshTerminal:
+    """A player's terminal as a person has it: the system ``ssh`` in a tmux window.
+
+    The same questions as ``Terminal`` (press keys, read the screen), answered by
+    ``tmux send-keys`` and ``tmux capture-pane``; the password is typed at ssh's prompt.
+    """
+
+    count = 0
+
+    def __init__(self, width: int = 120, height: int = 40, prefix: str = "railgames-test") -> None:
+        OpenSshTerminal.count += 1
+        self.session = f"{prefix}-{os.getpid()}-{OpenSshTerminal.count}"
+        self.size = (width, height)
+        self.opened = False
+
+    @staticmethod
+    def available() -> bool:
+        import shutil
+
+        return bool(shutil.which("ssh") and shutil.which("tmux"))
+
+    def _tmux(self, *args: str) -> str:
+        done = subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=20,
+                              stdin=subprocess.DEVNULL)
+        return done.stdout
+
+    async def open(self, port: int, name: str, password: str | None = None,
+                   **kw: Any) -> OpenSshTerminal:
+        width, height = self.size
+        command = (f"ssh -p {port} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+                   f"-o LogLevel=ERROR -o PubkeyAuthentication=no {name}@127.0.0.1")
+        self._tmux("new-session", "-d", "-s", self.session, "-x", str(width), "-y", str(height),
+                   command)
+        self.opened = True
+        if password is not None:
+            await self.wait_for(r"[Pp]assword:", 30)
+            self._tmux("send-keys", "-t", self.session, "-l", password)
+            self._tmux("send-keys", "-t", self.session, "Enter")
+        return self
+
+    def text(self) -> str:
+        return self._tmux("capture-pane", "-p", "-t", self.session)
+
+    async def wait_for(self, pattern: str, timeout: float = 30.0) -> re.Match[str]:
+        deadline = time.monotonic() + timeout
+        while True:
+            shown = self.text()
+            found = re.search(pattern, shown)
+            if found:
+                return found
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {pattern!r} on the screen:\n{shown}")
+            await asyncio.sleep(0.3)
+
+    def press(self, *keys: str) -> None:
+        for key in keys:
+            if key in TMUX_KEYS:
+                self._tmux("send-keys", "-t", self.session, TMUX_KEYS[key])
+            else:
+                self._tmux("send-keys", "-t", self.session, "-l", KEYS.get(key, key))
+
+    def abort(self) -> None:
+        if self.opened:
+            self._tmux("kill-session", "-t", self.session)
+            self.opened = False
+
+    async def close(self) -> None:
+        self.abort()

@@ -131,6 +131,44 @@ def test_two_players_share_a_table_and_see_only_their_own_holdings(host: HostPro
     run(scenario)
 
 
+def test_history_mid_game_shows_a_seat_only_what_it_may_see(host: HostProcess) -> None:
+    async def scenario() -> None:
+        code, ann, bob = await open_paris_table(host.port)
+        try:
+            count = await play_one_build(host.data_dir, code, {0: ann, 1: bob})
+            game = table_game(host.data_dir, code)
+            bobs = game.ruleset.holding_text(game.state.players[1].shares)
+            await ann.wait_for(f"action|{count}")
+            ann.press("v")
+            banner = await ann.wait_for(r"History\s+turn \d+ · action (\d+)/(\d+)", 30)
+            length = int(banner.group(2))
+            assert int(banner.group(1)) == length >= count
+            await ann.wait_for("Only what you may see")
+            assert bobs not in ann.text()
+            ann.press("left")
+            await ann.wait_for(f"action {length - 1}/{length}")
+            ann.press("home")
+            await ann.wait_for(f"action 0/{length}")
+            await ann.wait_for("ann is dealt")  # the set-up, as Ann saw it
+            assert "bob is dealt" not in ann.text() and bobs not in ann.text()
+            ann.press("escape")
+            await ann.wait_for("Paris Connection · turn")
+            # The game goes on from where it was: nothing in the history changed it.
+            assert table_game(host.data_dir, code).record.actions[:count] == \
+                game.record.actions[:count]
+            # Undo at a host's table: taken back or refused with a reason, the session goes on.
+            ann.press("u")
+            await ann.wait_for("Your last move was taken back|Not allowed", 30)
+            ann.press("v")
+            await ann.wait_for("History", 30)
+            assert '"session_ended"' not in host.log_lines()
+        finally:
+            await ann.close()
+            await bob.close()
+
+    run(scenario)
+
+
 def test_a_killed_client_comes_back_to_its_seat(host: HostProcess) -> None:
     async def scenario() -> None:
         code, ann, bob = await open_paris_table(host.port)

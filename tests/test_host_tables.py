@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -244,13 +245,124 @@ def test_a_restarted_host_brings_its_tables_back(tmp_path: Path) -> None:
     assert ann2.seat == 0 and ann2_in.view()["state"].players[0].shares == holdings
 
 
+class LogLines(logging.Handler):
+    """The host's structured log lines, as the fields each carries."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[dict[str, Any]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(getattr(record, "fields", {}))
+
+    def __enter__(self) -> LogLines:
+        logger = logging.getLogger("railgames.host")
+        self.level = logger.level
+        logger.setLevel(logging.INFO)
+        logger.addHandler(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        logger = logging.getLogger("railgames.host")
+        logger.removeHandler(self)
+        logger.setLevel(self.level)
+
+    def kind(self, event: str) -> list[dict[str, Any]]:
+        return [line for line in self.lines if line.get("event") == event]
+
+
 def test_a_damaged_table_file_is_skipped(tmp_path: Path) -> None:
     root = tmp_path / "tables"
     root.mkdir()
     (root / "ABCD.json").write_text("{not json")
     service = TableService(root)
-    service.load()
+    with LogLines() as log:
+        service.load()
     assert service.tables == {}
+    [line] = log.kind("table_not_restored")
+    assert line["file"] == str(root / "ABCD.json")
+    assert line["reason"].startswith(str(root / "ABCD.json")) and "JSON error" in line["reason"]
+
+
+def saved_table(tmp_path: Path) -> tuple[TableService, str, dict[str, Any]]:
+    """A playing table with a move made, saved, and its file as JSON data."""
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    code, ann, _, bob, _ = two_player_table(service)
+    game = service.tables[code].game
+    assert game is not None
+    service.act([ann, bob][game.prompt().seat], first_legal(service, code))
+    return service, code, json.loads(service.path_of(service.tables[code]).read_text())
+
+
+def spoil(data: dict[str, Any], how: str) -> str:
+    """The table file's text, damaged in one way a save can be."""
+    data = json.loads(json.dumps(data))
+    text = None
+    if how == "seed as text":  # a lax reader would take "123" as the number 123
+        data["record"]["seed"] = str(data["record"]["seed"])
+    elif how == "huge number":
+        text = json.dumps(data).replace(f'"seed": {data["seed"]}', '"seed": ' + "9" * 40, 1)
+    elif how == "unknown field":
+        data["record"]["cheat"] = True
+    elif how == "players swapped":
+        players = data["record"]["players"]
+        players[0], players[1] = players[1], players[0]
+    elif how == "another game":
+        data["game"] = "steel-driver"
+    elif how == "forged action":
+        data["record"]["actions"].append({"type": "no_such_move", "seat": 0})
+    elif how == "humans miscounted":
+        data["humans"] = 3
+    elif how == "another code":
+        data["code"] = "WXYZ"
+    elif how == "truncated":
+        text = json.dumps(data)[:-40]
+    elif how == "list of seats as text":
+        data["seats"] = "ann, bob"
+    return text if text is not None else json.dumps(data)
+
+
+@pytest.mark.parametrize("how", ["seed as text", "huge number", "unknown field", "players swapped",
+                                 "another game", "forged action", "humans miscounted",
+                                 "another code", "truncated", "list of seats as text"])
+def test_a_bad_table_file_is_one_log_line_and_the_others_come_back(tmp_path: Path,
+                                                                   how: str) -> None:
+    service, code, data = saved_table(tmp_path)
+    bad = service.root / "BADD.json"
+    data["code"] = "BADD"
+    bad.write_text(spoil(data, how))
+    again = TableService(service.root, bot_delay=0, bot_workers=0)
+    with LogLines() as log:
+        again.load()
+    assert set(again.tables) == {code}  # the good table is back, the bad one is not
+    [line] = log.kind("table_not_restored")
+    assert line["file"] == str(bad) and line["reason"].startswith(str(bad))
+    assert "\n" not in line["reason"] and "Traceback" not in line["reason"]
+    assert [r["code"] for r in log.kind("table_restored")] == [code]
+
+
+def test_a_table_file_over_the_size_limit_is_not_read(tmp_path: Path) -> None:
+    from railgames.net.tablefile import MAX_TABLE_BYTES
+
+    root = tmp_path / "tables"
+    root.mkdir()
+    big = root / "BIGG.json"
+    with big.open("wb") as handle:
+        handle.truncate(MAX_TABLE_BYTES + 1)  # sparse: the reader refuses it by its size
+    with LogLines() as log:
+        TableService(root).load()
+    [line] = log.kind("table_not_restored")
+    assert "too large" in line["reason"] and line["file"] == str(big)
+
+
+def test_a_waiting_table_comes_back_strictly_too(tmp_path: Path) -> None:
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    ann, _ = member("ann")
+    table = service.create(ann, "paris-connection", seats=3, humans=2)
+    again = TableService(service.root, bot_delay=0, bot_workers=0)
+    again.load()
+    back = again.tables[table.code]
+    assert back.game is None and [s.name for s in back.seats] == ["ann", "", table.seats[2].name]
 
 
 def test_bad_table_settings_are_refused(service: TableService) -> None:
@@ -263,7 +375,8 @@ def test_bad_table_settings_are_refused(service: TableService) -> None:
         service.join(ann, "ZZZZ")
 
 
-@pytest.mark.parametrize("game_id", ["new-england", "paris-connection", "steel-driver"])
+@pytest.mark.parametrize("game_id", ["new-england", "paris-connection", "steel-driver",
+                                     "railways-of-the-world", "american-rails"])
 def test_three_players_play_a_table_to_the_end(service: TableService, game_id: str) -> None:
     """Every action through the host, each from the seat whose turn it is, to the final scores."""
     members = [member(n) for n in ("ann", "bob", "cat")]
@@ -396,3 +509,117 @@ def test_a_killed_host_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
     while any(running(pid) for pid in children) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not [pid for pid in children if running(pid)]
+
+
+class ServiceLink:
+    """A link that asks the service directly, as the table socket would for ``who``."""
+
+    def __init__(self, service: TableService, who: Member) -> None:
+        self.service, self.who = service, who
+        self.last_table: dict[str, Any] | None = None
+        self.sent: list[dict[str, Any]] = []
+
+    def request(self, message: dict[str, Any]) -> dict[str, Any]:
+        from railgames.core.table import Recording
+
+        self.sent.append(message)
+        op = message["op"]
+        if op == "history":
+            table, ruleset, record = self.service.history_record(self.who)
+            recording = Recording(ruleset, record, seat=self.who.seat)
+            return {"ok": True, **self.service.history_opened(self.who, table, recording)}
+        if op == "history_at":
+            return {"ok": True, **self.service.history_at(self.who, message["position"])}
+        if op == "history_close":
+            self.service.history_closed(self.who)
+            return {"ok": True}
+        raise AssertionError(op)
+
+
+def test_history_at_a_host_table_shows_only_what_the_seat_may_see(service: TableService) -> None:
+    """History mid-game, for a remote seat: every position as that seat saw it, nothing more."""
+    from railgames.net.remote import RemoteHistory, RemoteSeat
+
+    code, ann, ann_in, bob, bob_in = two_player_table(service)
+    game = service.tables[code].game
+    assert game is not None
+    for _ in range(4):
+        mover = [ann, bob][game.prompt().seat]
+        service.act(mover, first_legal(service, code))
+    played = len(game.record.actions)
+    link = ServiceLink(service, bob)
+    seat = RemoteSeat(link, bob_in.last)  # type: ignore[arg-type]
+    history = RemoteHistory.open(seat)
+    assert history.length == played and history.at_end and history.read_only
+    # Bob's own deal and holdings, never Ann's, at every position.
+    assert any(e.text.startswith("bob is dealt") for e in history.all_events())
+    assert not any(e.text.startswith("ann is dealt") for e in history.all_events())
+    for position in range(played, -1, -1):
+        history.seek(position)
+        assert history.position == position
+        players = history.view().players
+        assert players[1].shares is not None and players[0].shares is None
+        prompt = history.prompt()
+        if prompt is not None and prompt.seat != 1:
+            assert prompt.choices == [] and prompt.amount is None
+    assert history.turn_at(0) == 1 and history.position_of_turn(1) == 0
+    # Stepping back never asks twice for a position, and nothing reaches the host but questions.
+    asked = len(link.sent)
+    history.seek(played)
+    history.seek(0)
+    assert len(link.sent) == asked
+    # The record and its seed stay on the host.
+    assert all(set(m) <= {"op", "position"} for m in link.sent)
+    history.close()
+    assert bob.history is None
+    with pytest.raises(IllegalAction):
+        history.submit(first_legal(service, code))
+    with pytest.raises(IllegalAction, match="open the history first"):
+        service.history_at(bob, 0)
+
+
+def test_history_for_a_watcher_is_the_public_view(service: TableService) -> None:
+    code, ann, ann_in, bob, bob_in = two_player_table(service)
+    watcher, _ = member("zed")
+    service.join(watcher, code, watch=True)
+    table, ruleset, record = service.history_record(watcher)
+    from railgames.core.table import Recording
+
+    answer = service.history_opened(watcher, table, Recording(ruleset, record, seat=None))
+    events = unpack(answer["events"])
+    assert not any(" is dealt" in e.text for e in events if e.kind == "deal")
+    at = unpack(answer["at"])
+    assert all(p.shares is None for p in at["state"].players)
+
+
+def test_no_history_before_the_game_starts(service: TableService) -> None:
+    ann, _ = member("ann")
+    service.create(ann, "paris-connection", seats=3, humans=2)
+    with pytest.raises(IllegalAction, match="not started"):
+        service.history_record(ann)
+
+
+def test_on_the_loop_table_files_are_written_in_order_by_one_thread(tmp_path: Path) -> None:
+    """The host's loop never waits for the disk; every action still reaches the file."""
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    members = [member(n) for n in ("ann", "bob", "cat")]
+
+    async def play() -> str:
+        table = service.create(members[0][0], "paris-connection", seats=3, humans=3)
+        for m, _ in members[1:]:
+            service.join(m, table.code)
+        game = table.game
+        assert game is not None
+        for _ in range(12):
+            prompt = game.prompt()
+            assert prompt is not None
+            service.act(members[prompt.seat][0], first_legal(service, table.code))
+        assert service._writer is not None  # the writes went to the writer thread
+        return table.code
+
+    code = asyncio.run(play())
+    service.flush()
+    saved = json.loads(service.path_of(service.tables[code]).read_text())
+    game = service.tables[code].game
+    assert game is not None and saved["record"]["actions"] == game.record.actions
+    assert not list(service.root.glob(".tmp-*"))

@@ -152,6 +152,11 @@ class GameUI:
         """Widgets shown under the board (each may have ``update_state(state)``)."""
         return []
 
+    def side_extras(self) -> list[Any]:
+        """Widgets shown in the side panel under the players (each may have
+        ``update_state(state)``): what would take rows from the map under it."""
+        return []
+
     def final_scores(self, state: Any, names: Sequence[str]) -> RenderableType | None:
         """The game-over table of scores, when the game has its own; None for the plain one."""
         return None

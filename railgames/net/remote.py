@@ -297,3 +297,115 @@ class RemoteSeat:
             self.link.request({"op": "leave"})
         except RailgamesError:
             pass
+
+
+class RemoteHistory:
+    """The History of a game at a host's table, for one seat: a read-only recording.
+
+    The host replays the game and keeps the recording; this side holds the events
+    the seat may see and the turn at each position, and asks for one position's
+    view at a time (kept once seen, so stepping back and forth is quick). The
+    record itself, whose seed decides every draw to come, never leaves the host.
+    """
+
+    read_only = True
+    reveal_all = False
+
+    def __init__(self, seat: RemoteSeat, answer: dict[str, Any]) -> None:
+        self._seat = seat
+        self.link = seat.link
+        self.ruleset = seat.ruleset
+        self.seat = seat.seat
+        self._players = list(seat.players)
+        self.length = int(answer["length"])
+        self._turns = [int(t) for t in answer["turns"]]
+        self.log: list[Event] = list(unpack(answer["events"]))
+        self._seen: dict[int, dict[str, Any]] = {}
+        self.position = self._take(answer)
+
+    @classmethod
+    def open(cls, seat: RemoteSeat) -> RemoteHistory:
+        return cls(seat, seat.link.request({"op": "history"}))
+
+    def close(self) -> None:
+        try:
+            self.link.request({"op": "history_close"})
+        except RailgamesError:
+            pass
+
+    def _take(self, answer: dict[str, Any]) -> int:
+        position = int(answer["position"])
+        self._seen[position] = unpack(answer["at"])
+        return position
+
+    @property
+    def _at(self) -> dict[str, Any]:
+        return self._seen[self.position]
+
+    # --- moving
+    def seek(self, position: int) -> None:
+        position = max(0, min(self.length, position))
+        if position not in self._seen:
+            position = self._take(self.link.request({"op": "history_at", "position": position}))
+        self.position = position
+
+    def step(self, delta: int = 1) -> None:
+        self.seek(self.position + delta)
+
+    def turn_at(self, position: int) -> int:
+        return self._turns[position]
+
+    def position_of_turn(self, turn: int) -> int | None:
+        for position, t in enumerate(self._turns):
+            if t >= turn:
+                return position
+        return None
+
+    @property
+    def last_turn(self) -> int:
+        return self._turns[-1]
+
+    @property
+    def at_end(self) -> bool:
+        return self.position >= self.length
+
+    # --- what the viewer reads (the Table interface, read-only)
+    @property
+    def players(self) -> list[Any]:
+        return self._players
+
+    @property
+    def state(self) -> Any:
+        return self._at["state"]
+
+    def view(self, seat: int | None = None) -> Any:
+        return self._at["state"]
+
+    def prompt(self) -> Any:
+        return self._at["prompt"]
+
+    def result(self) -> Any:
+        return self._at["result"]
+
+    def all_events(self) -> list[Event]:
+        return list(self.log)
+
+    def events_for(self, seat: int | None = None) -> list[Event]:
+        return [e for e in self.log if e.action < self.position]
+
+    def events_between(self, start: int, end: int) -> list[Event]:
+        return [e for e in self.log if start <= e.action < end]
+
+    def submit(self, action: Any) -> list[Event]:
+        raise IllegalAction("this is the game's history: nothing can be played here")
+
+    def undo(self, seat: int) -> None:
+        raise IllegalAction("this is the game's history: step back with \u2190 instead")
+
+    def mark(self) -> int:
+        return self.position
+
+    def changes(self, mark: int) -> Change:
+        if mark > self.position:
+            return Change(full=True)
+        return Change(full=False, events=tuple(self.events_between(mark, self.position)))

@@ -105,6 +105,14 @@ class Host:
         self.password = config.password
         self.key: asyncssh.SSHKey | None = None
         self.key_is_new = False
+        # For measuring (benchmarks/ssh_load.py): each key's time from reaching the host to
+        # the app's first output after it, one line per key, in this file.
+        echo_log = os.environ.get("RAILGAMES_ECHO_LOG")
+        self.echo_log = open(echo_log, "a", buffering=1) if echo_log else None  # noqa: SIM115
+
+    def note_echo(self, seconds: float) -> None:
+        if self.echo_log is not None:
+            self.echo_log.write(f"{time.time():.3f} {seconds * 1000:.2f}\n")
 
     async def start(self) -> None:
         cfg = self.config
@@ -309,6 +317,7 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.proc: asyncio.subprocess.Process | None = None
         self.token: str | None = None
         self.last_input = time.monotonic()
+        self._key_at: float | None = None  # when a key came in that the app has not answered
         self._watch: asyncio.Task[None] | None = None
         self._stopped = False
 
@@ -419,6 +428,9 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 asyncio.get_running_loop().remove_reader(self.master)
             return
         if data:
+            if self._key_at is not None:
+                self.host.note_echo(time.perf_counter() - self._key_at)
+                self._key_at = None
             self.chan.write(data)
 
     async def _idle_watch(self) -> None:
@@ -435,6 +447,8 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.last_input = time.monotonic()
+        if self.host.echo_log is not None and self._key_at is None:
+            self._key_at = time.perf_counter()
         if self.master is not None:
             with contextlib.suppress(OSError):
                 os.write(self.master, data)

@@ -22,7 +22,7 @@ import string
 import tempfile
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +30,7 @@ from typing import Any
 
 from railgames.core.bots import Bot, make_bot
 from railgames.core.engine import Game, Prompt
-from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
+from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError, RecordError
 from railgames.core.record import GameRecord, PlayerSpec
 from railgames.games import load_ruleset, maps_for, playable_games, ruleset_class
 from railgames.net.protocol import pack
@@ -69,6 +69,7 @@ class Member:
     send: Callable[[dict[str, Any]], None]
     table: Table | None = None
     seat: int | None = None  # None: watching
+    history: Any = None  # the Recording this member is stepping through, if any
 
 
 @dataclass
@@ -176,8 +177,10 @@ class TableService:
         # which carries every player's keys and screens.
         self.bot_workers = bot_workers
         self._pool: ProcessPoolExecutor | None = None
+        self._writer: ThreadPoolExecutor | None = None
 
     def close(self) -> None:
+        self.flush()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -201,33 +204,73 @@ class TableService:
         return self.root / f"{table.code}.json"
 
     def save(self, table: Table) -> None:
-        self.root.mkdir(parents=True, exist_ok=True)
+        """Write the table's file; on the host's loop the disk work goes to a writer thread.
+
+        The text is made here, so the file says what the table was at this action;
+        one writer thread keeps the writes in order. Waiting for the disk (an fsync
+        takes milliseconds, tens on a busy disk) on the loop would hold up every
+        player's keys and screens.
+        """
         if table.game is not None:
             from datetime import UTC, datetime
 
             table.game.record.updated = datetime.now(UTC).isoformat(timespec="seconds")
+        text = json.dumps(table.to_dict(), indent=1)
+        path = self.path_of(table)
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a plain test, a tool): write now, after any queued
+            self.flush()
+            self._write(text, path)
+            return
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="railgames-save")
+        self._writer.submit(self._write_logged, text, path, table.code)
+
+    def _write_logged(self, text: str, path: Path, code: str) -> None:
+        try:
+            self._write(text, path)
+        except Exception as exc:  # the table goes on in memory; the log says the disk failed
+            event("save_failed", code=code, file=str(path), error=repr(exc))
+
+    def _write(self, text: str, path: Path) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
         # The temporary name never ends in .json, so a killed write is never read as a table.
         fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".partial", dir=self.root)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(table.to_dict(), handle, indent=1)
+                handle.write(text)
                 handle.flush()
                 os.fsync(handle.fileno())
-            os.replace(tmp, self.path_of(table))
+            os.replace(tmp, path)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
 
+    def flush(self) -> None:
+        """Wait for every table file still being written."""
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
+
     def load(self) -> None:
-        """Bring back every table saved under ``root`` (a bad file is logged and skipped)."""
+        """Bring back every table saved under ``root``.
+
+        A file is read as strictly as a saved game; one that cannot be used is
+        skipped with one log line naming it, and the other tables come back.
+        """
         if not self.root.is_dir():
             return
         for path in sorted(self.root.glob("*.json")):
             try:
-                table = self._table_from(json.loads(path.read_text(encoding="utf-8")))
-            except (OSError, ValueError, KeyError, TypeError, RailgamesError) as exc:
-                reason = exc.reason if isinstance(exc, RailgamesError) else str(exc)
-                event("table_not_restored", file=str(path), reason=reason)
+                table = self._table_from(path)
+            except RailgamesError as exc:
+                reason = exc.reason if exc.reason.startswith(str(path)) else f"{path}: {exc.reason}"
+                event("table_not_restored", file=str(path), reason=reason[:500])
+                continue
+            except Exception as exc:  # whatever a damaged file does, the other tables go on
+                event("table_not_restored", file=str(path),
+                      reason=f"{path}: {type(exc).__name__}: {exc}"[:500])
                 continue
             now = time.monotonic()
             for seat in table.seats:  # nobody is connected after a restart
@@ -236,17 +279,23 @@ class TableService:
             event("table_restored", code=table.code, game=table.game_id, status=table.status,
                   actions=len(table.game.record.actions) if table.game else 0)
 
-    def _table_from(self, data: dict[str, Any]) -> Table:
+    def _table_from(self, path: Path) -> Table:
+        from railgames.net.tablefile import read_table
+
+        saved, record = read_table(path)
+        cls = ruleset_class(saved.game)  # an unknown game is refused here, by name
         table = Table(
-            code=str(data["code"]), game_id=str(data["game"]), humans=int(data["humans"]),
-            bot_kind=str(data.get("bot_kind", "greedy")), options=dict(data.get("options") or {}),
-            seed=int(data.get("seed", 0)),
-            map_id=str(data["map"]) if data.get("map") else None,
-            seats=[Seat(name=s["name"], kind=s["kind"], key=s.get("key"),
-                        bot_taken=bool(s.get("bot_taken"))) for s in data["seats"]],
+            code=saved.code, game_id=saved.game, humans=saved.humans, bot_kind=saved.bot_kind,
+            options=dict(saved.options), seed=saved.seed, map_id=saved.map,
+            seats=[Seat(name=s.name, kind=s.kind, key=s.key, bot_taken=s.bot_taken)
+                   for s in saved.seats],
         )
-        if data.get("record") is not None:
-            record = GameRecord.model_validate(data["record"])
+        if record is None:
+            rules = load_ruleset(saved.game, saved.map)
+            if not rules.min_players <= len(saved.seats) <= rules.max_players:
+                raise RecordError(f"{path}: {cls.title} is for {rules.min_players} to "
+                                  f"{rules.max_players} players, not {len(saved.seats)}")
+        else:
             table.game = Game.replay(load_ruleset(record.game, record.map), record)
             table.bots = self._bots_for(table)
         return table
@@ -381,7 +430,7 @@ class TableService:
         if member.seat is not None:
             table.seats[member.seat].empty_since = time.monotonic()
         event("table_left", code=table.code, player=member.login.name, seat=member.seat)
-        member.table, member.seat = None, None
+        member.table, member.seat, member.history = None, None, None
         self.broadcast(table)
 
     # ------------------------------------------------------------ playing
@@ -428,6 +477,46 @@ class TableService:
         self.save(table)
         self.broadcast(table)
         self.schedule_bots(table)
+
+    # ------------------------------------------------------------ history
+    def history_record(self, member: Member) -> tuple[Table, Any, GameRecord]:
+        """The table's rules and its record so far, copied: the Recording is built from
+        them off the loop."""
+        table = member.table
+        if table is None:
+            raise IllegalAction("you are not at a table")
+        if table.game is None:
+            raise IllegalAction("the game has not started yet: there is no history")
+        return table, table.game.ruleset, table.game.record.model_copy(deep=True)
+
+    def history_opened(self, member: Member, table: Table, recording: Any) -> dict[str, Any]:
+        """Keep ``recording`` for the member and say what it holds, as its seat may see it.
+
+        The record itself (its seed decides every draw to come, and the actions may
+        say what others hold) stays here: the member gets the events its seat may
+        see, the turn at each position, and one position's view at a time.
+        """
+        member.history = recording
+        event("history_opened", code=table.code, player=member.login.name,
+              actions=recording.length)
+        return {"length": recording.length,
+                "turns": [recording.turn_at(p) for p in range(recording.length + 1)],
+                "events": pack(recording.all_events()), **self.history_at(member, None)}
+
+    def history_at(self, member: Member, position: int | None) -> dict[str, Any]:
+        """One position of the member's history: its seat's view, the banner, the result."""
+        recording = member.history
+        if recording is None or member.table is None:
+            raise IllegalAction("open the history first")
+        recording.seek(recording.length if position is None else position)
+        prompt = recording.prompt()
+        if prompt is not None and prompt.seat != member.seat:
+            prompt = Prompt(seat=prompt.seat, step=prompt.step, text=prompt.text, help=prompt.help)
+        return {"position": recording.position, "at": pack({
+            "state": recording.view(), "prompt": prompt, "result": recording.result()})}
+
+    def history_closed(self, member: Member) -> None:
+        member.history = None
 
     # ------------------------------------------------------------ bots
     def bot_to_move(self, table: Table) -> int | None:

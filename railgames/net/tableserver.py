@@ -100,7 +100,11 @@ class TableServer:
                     member = Member(login=login, send=send)
                     send({"id": rid, "ok": True, "name": login.name})
                     continue
-                send({"id": rid, **self._handle(member, request)})
+                if request.get("op") == "history":
+                    answer = await self._open_history(member)
+                else:
+                    answer = self._handle(member, request)
+                send({"id": rid, **answer})
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
@@ -153,11 +157,37 @@ class TableServer:
             if op == "leave":
                 service.leave(member)
                 return {"ok": True}
+            if op == "history_at":
+                return {"ok": True, **service.history_at(member, _int(request.get("position")))}
+            if op == "history_close":
+                service.history_closed(member)
+                return {"ok": True}
             return {"ok": False, "reason": f"unknown request '{op}'"}
         except RailgamesError as exc:
             return {"ok": False, "reason": exc.reason}
         except Exception as exc:  # logged; the session gets one line and goes on
             event("request_error", op=op, player=member.login.name, error=repr(exc))
+            return {"ok": False, "reason": "the host could not do that (see its log)"}
+
+
+    async def _open_history(self, member: Member) -> dict[str, Any]:
+        """Replay the table's game so far for the member's seat, in a thread.
+
+        A long game takes a moment to replay; the loop carries every player's keys
+        and screens meanwhile.
+        """
+        from railgames.core.table import Recording
+
+        try:
+            table, ruleset, record = self.service.history_record(member)
+            recording = await asyncio.to_thread(Recording, ruleset, record, seat=member.seat)
+            if member.table is not table:
+                return {"ok": False, "reason": "you have left the table"}
+            return {"ok": True, **self.service.history_opened(member, table, recording)}
+        except RailgamesError as exc:
+            return {"ok": False, "reason": exc.reason}
+        except Exception as exc:  # logged; the session gets one line and goes on
+            event("request_error", op="history", player=member.login.name, error=repr(exc))
             return {"ok": False, "reason": "the host could not do that (see its log)"}
 
 

@@ -23,7 +23,6 @@ GAMES = ["new-england", "paris-connection", "steel-driver"]
 # Not done yet, and known: Steel Driver's 115x35 grid is cut at 120x40 and its route
 # costs touch labels ("2○Memphis"); Paris Connection's hex map needs 39 rows where
 # 32 are free, and names no city on the map. Strict: they fail the day they pass.
-SD_RUN_INS = pytest.mark.xfail(strict=True, reason="Steel Driver's route costs touch its labels")
 NOT_FITTING = pytest.mark.xfail(strict=True, reason="this map is larger than the board at 120x40")
 SIX = [PlayerSpec(name=n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")]
 
@@ -63,8 +62,7 @@ def _run_ins(board: Any) -> list[str]:
     return problems
 
 
-@pytest.mark.parametrize("game_id", [
-    "new-england", "paris-connection", pytest.param("steel-driver", marks=SD_RUN_INS)])
+@pytest.mark.parametrize("game_id", GAMES)
 def test_no_label_ever_runs_into_another(game_id: str) -> None:
     ruleset = load_ruleset(game_id)
     board = board_class(game_id)(ruleset)
@@ -89,8 +87,7 @@ async def _board_in_view(app: Any, keys: list[str], size: tuple[int, int]) -> tu
         return board.virtual_size, board.scrollable_content_region.size
 
 
-FIT_SCENES = ["board", "shipping", pytest.param("pc_board", marks=NOT_FITTING),
-              pytest.param("sd_board", marks=NOT_FITTING), pytest.param("sd_claim", marks=NOT_FITTING)]
+FIT_SCENES = ["board", "shipping", "pc_board", "sd_board", "sd_claim"]
 
 
 @pytest.mark.parametrize("scene", FIT_SCENES)
@@ -101,8 +98,7 @@ def test_the_whole_map_is_in_view_at_120x40(scene: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("game_id", [
-    "new-england", pytest.param("paris-connection", marks=NOT_FITTING),
-    pytest.param("steel-driver", marks=NOT_FITTING)])
+    "new-england", "paris-connection", "steel-driver"])
 def test_the_whole_map_is_in_view_at_120x40_with_six_players(game_id: str) -> None:
     keys = ["enter"] if game_id == "paris-connection" else []
     needed, shown = asyncio.run(_board_in_view(_new_game(game_id, SIX), keys, (120, 40)))

@@ -11,12 +11,12 @@ from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
+from railgames.app.widgets.hex_layout import CompactHexLayout
 from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec
 from railgames.games import load_ruleset
 from railgames.games.paris_connection.board import (
     CHECKERED_GLYPH,
-    HexLayout,
     ParisConnectionBoard,
     ParisConnectionTrack,
     make_strip,
@@ -89,36 +89,47 @@ class BoardApp(App[None]):
 # ------------------------------------------------------------------ drawing (no app needed)
 
 
-def test_each_land_hex_has_an_outline_and_sea_is_blank(rules: ParisConnectionRules) -> None:
-    layout = HexLayout(rules.map)
+def test_the_whole_map_takes_one_line_a_row_with_lines_left_for_names(
+        rules: ParisConnectionRules) -> None:
     board = board_with(rules)
-    assert (layout.width, layout.height) == (77, 39)
+    layout = board.layout_
+    assert (layout.width, layout.height) == (77, 31)  # 19 rows of hexes, 12 lines between
     for h, (x, y) in layout.centre.items():
+        assert y == layout.line_of[rules.map.offset_of(h)[1]]
         row = board.row_text(y)
-        assert row[x - 2] in "│#" and row[x + 2] in "│#", f"walls of {layout.id_of[h]}"
+        for side in (-1, 1):  # a wall between two land hexes of a row
+            n = layout.owner.get((x + 4 * side, y))
+            if n is not None:
+                assert row[x + 2 * side] in "│#", f"wall beside {layout.id_of[h]}"
     # Off the coast there is nothing: the top-left corner is sea.
     assert board.row_text(0)[:30].strip() == ""
 
 
-def test_cities_show_their_class_by_digit_and_brackets(rules: ParisConnectionRules) -> None:
+def test_cities_show_their_worth_in_brackets_and_their_name(rules: ParisConnectionRules) -> None:
     board = board_with(rules)
     layout = board.layout_
     for city in rules.map.cities:
         hid = f"{city.col},{city.row}"
         x, y = layout.centre[layout.hex_of[hid]]
-        assert board.hex_text(hid) == "(·)", city.name
-        assert board.row_text(y - 1)[x] == str(rules.map.city_values[city.colour]), city.name
-        digit_style = board._rows[y - 1][x][1]
+        assert board.hex_text(hid) == f"({rules.map.city_values[city.colour]})", city.name
+        assert board.name_text(hid) == city.id, city.name
+        x0, name_y, _ = layout.label_at[layout.hex_of[hid]]
+        # The name is on the line just above or below the city, over it; or beside it.
+        if name_y == y:
+            assert x0 in (x + 3, x - 5), city.name
+        else:
+            assert abs(name_y - y) == 1 and x0 in (x - 2, x - 1, x), city.name
+        digit_style = board._rows[y][x][1]
         bracket_style = board._rows[y][x - 1][1]
-        assert digit_style.color is not None and digit_style == bracket_style
-    marseille = layout.centre[layout.hex_of["14,17"]]
-    assert board.row_text(marseille[1] - 1)[marseille[0]] == "4"
+        name_style = board._rows[name_y][x0][1]
+        assert digit_style.color is not None and digit_style == bracket_style == name_style
+    assert board.hex_text("14,17") == "(4)"  # Marseille
     assert board.hex_text(TOWER) == " ▲ "
 
 
 def test_checkered_sides_are_drawn_on_the_shared_edge(rules: ParisConnectionRules) -> None:
     board = board_with(rules)
-    checkered = [cell for cell, (_, on) in board.layout_.edges.items() if on]
+    checkered = board.layout_.marked_cells
     assert len(checkered) == len(rules.map.checkered) == 13
     for x, y in checkered:
         assert board.row_text(y)[x] == CHECKERED_GLYPH
@@ -126,6 +137,15 @@ def test_checkered_sides_are_drawn_on_the_shared_edge(rules: ParisConnectionRule
     # Between the white and the red Paris hexes: a wall in the same row.
     x, y = board.layout_.centre[board.layout_.hex_of["10,4"]]
     assert board.row_text(y)[x + 2] == CHECKERED_GLYPH
+    # Between two rows, on the line left between them: Le Havre and the hex below it.
+    x, y = board.layout_.centre[board.layout_.hex_of["7,3"]]
+    assert board.row_text(y + 1)[x + 1] == CHECKERED_GLYPH
+
+
+def test_a_checkered_side_needs_a_line_between_its_rows(rules: ParisConnectionRules) -> None:
+    m = rules.map
+    with pytest.raises(ValueError, match=r"between \[7, 3\] and \[7, 4\]"):
+        CompactHexLayout(m, m.checkered, [r for r in m.spaced_rows if r != 3])
 
 
 def test_locomotives_show_their_letter_on_their_colour(rules: ParisConnectionRules,
@@ -166,7 +186,8 @@ def test_the_board_reads_without_colour(rules: ParisConnectionRules, state: PCSt
     text = console.export_text()
     assert text.splitlines() == [board.row_text(y) for y in range(board.layout_.height)]
     assert board.hex_text("12,4") == " + " and board.hex_text("9,5") == " K "
-    assert board.hex_text("13,4") == "(·)" and board.hex_text(TOWER) == " ▲ "
+    assert board.hex_text("13,4") == "(1)" and board.hex_text(TOWER) == " ▲ "
+    assert board.name_text("13,4") == "REI"
 
 
 def test_the_track_lists_values_supplies_and_the_hex_under_the_cursor(
@@ -178,7 +199,7 @@ def test_the_track_lists_values_supplies_and_the_hex_under_the_cursor(
     text = track.describe(state).plain
     assert "Value   R  12" in text
     assert " B   0" in text.splitlines()[1]
-    assert "Cursor 13,4  Reims  beige city, +1" in text
+    assert "Cursor 13,4  Reims (REI)  beige city, +1" in text
     track.cursor = TOWER
     assert "Eiffel Tower" in track.describe(state).plain
 
@@ -247,7 +268,6 @@ def test_the_cursor_is_drawn_in_reverse_video(rules: ParisConnectionRules, state
             assert [ch for ch, _ in cells] == [" ", "Y", " "]
             assert cells[0][1].reverse and cells[2][1].reverse
             assert cells[1][1].underline  # the locomotive: its colours swapped, underlined
-            assert board._rows[y - 1][x][1].reverse and board._rows[y + 1][x][1].reverse
 
     asyncio.run(scenario())
 

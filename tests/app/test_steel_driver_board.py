@@ -17,6 +17,7 @@ from railgames.games.steel_driver.board import (
     REGULAR_MARK,
     STARTING_MARK,
     SteelDriverBoard,
+    SteelDriverBoxes,
     SteelDriverCompanies,
     SteelDriverLayout,
     parse_route_mark,
@@ -102,12 +103,14 @@ def test_places_show_their_mark_value_and_colour_letter(rules: SteelDriverRules,
     board = SteelDriverBoard(rules)
     board.update_state(state)
     text = board.board_text()
-    assert f"{STARTING_MARK}Chicago50w" in text  # a starting location: a hexagon
-    assert f"{REGULAR_MARK}Pittsburgh40r" in text  # a regular one: a circle, red
-    assert f"{STARTING_MARK}New Orleans40o" in text
-    assert f"{REGULAR_MARK}Denver30s" in text
-    assert f"{REGULAR_MARK}Buffalo30k" in text
+    assert f"{STARTING_MARK}CHI50w" in text  # a starting location: a hexagon
+    assert f"{REGULAR_MARK}PIT40r" in text  # a regular one: a circle, red
+    assert f"{STARTING_MARK}NOL40o" in text
+    assert f"{REGULAR_MARK}DEN30s" in text
+    assert f"{REGULAR_MARK}BUF30k" in text
     assert board.value_text("PIT") == "40r"
+    # Each place is marked by its code; the full name is on the cursor line.
+    assert "Chicago" not in text
 
 
 def test_an_unbuilt_route_shows_its_cost_and_built_track_its_companys_letter(
@@ -173,7 +176,7 @@ def test_company_boxes_list_the_order_controllers_cubes_and_profit(
     state.companies["red"].cubes = 5
     state.companies["red"].profit = 40
     state.passed = ["green"]
-    boxes = SteelDriverCompanies(rules)
+    boxes = SteelDriverBoxes(rules)
     table = boxes.boxes(state)
     cells = {col.header: [str(c) for c in col.cells] for col in table.columns}
     assert cells["Company"][0] == " R  Red"
@@ -183,7 +186,7 @@ def test_company_boxes_list_the_order_controllers_cubes_and_profit(
     assert cells["Shares"][0] == "5"
     assert "Pass row  G" in boxes.notes(state).plain
     assert "Transcontinental not yet" in boxes.notes(state).plain
-    order = boxes.order_line(state).plain
+    order = SteelDriverCompanies(rules).order_line(state).plain
     assert "R   B   G   Y   K   P" in order and "Passed  G" in order
 
 
@@ -192,7 +195,7 @@ def test_the_location_line_tells_kind_value_colour_and_routes(
 ) -> None:
     build(rules, state, "red", "BAL-PIT", start="BAL")
     line = SteelDriverCompanies(rules).location_line(state, "PIT").plain
-    assert line.startswith(f"{REGULAR_MARK}Pittsburgh $40 red location; reached by R")
+    assert line.startswith(f"{REGULAR_MARK}Pittsburgh $40 red; reached by R")
     assert "Baltimore 3 R" in line and "Cleveland 2" in line
 
 
@@ -252,7 +255,7 @@ def test_enter_and_click_choose_a_place(rules: SteelDriverRules, state: SDState)
             assert board.cursor_city == "SEA"
             # The cursor line under the board follows the cursor.
             line = app.query_one(SteelDriverCompanies).describe(state).plain
-            assert "Seattle $20 white location" in line
+            assert "Seattle $20 white." in line
 
     asyncio.run(scenario())
 
@@ -312,3 +315,22 @@ def test_the_profit_shown_is_what_the_rules_add(rules: SteelDriverRules) -> None
     action = BuildTrack(seat=0, company="red", route="BAL-PIT", start="BAL")
     assert ui.build_text(state, action, ["Ann", "Bob", "Cat"]) == "3 cubes, +$40"
     assert ui.target(state, action) == "PIT"
+
+
+def test_the_cursor_lines_fit_three_lines_under_the_map_at_120x40(
+    rules: SteelDriverRules, state: SDState
+) -> None:
+    # The worst a location can carry: every company reached it, its goods cube waits,
+    # and every route is built. Under the 60-column map the lines keep to three rows
+    # (the rows left under the whole map at 120x40), and wrap between routes only.
+    for cid in rules.companies:
+        state.companies[cid].reached = {c.id for c in rules.map.cities}
+    state.goods_on = {c.id: "orange" for c in rules.map.cities}
+    state.track = {route.id: "purple" for route in rules.map.links}
+    panel = SteelDriverCompanies(rules)
+    for loc in rules.map.cities:
+        lines = panel.location_line(state, loc.id, 60).plain.split("\n")
+        assert len(lines) <= 3 and max(len(line) for line in lines) <= 60, lines
+        for route in rules.map.routes_at[loc.id]:
+            other = rules.location_name(route.b if route.a == loc.id else route.a)
+            assert any(f"{other} {route.cost}" in line for line in lines), (loc.id, other)

@@ -26,7 +26,7 @@ from railgames.app.session import BotThink, Session
 from railgames.app.widgets.action_panel import ActionPanel
 from railgames.app.widgets.footer import KeyFooter
 from railgames.app.widgets.render_once import RenderOnce
-from railgames.core.errors import IllegalAction, MalformedAction
+from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 
 if TYPE_CHECKING:
     from railgames.app.bot_worker import BotWorker
@@ -77,6 +77,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self.names = [p.name for p in session.game.players]
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
+        self.side_extras = self.ui.side_extras()
         self._logged = 0
         self._log_width = 0
         self._bot_timer: Timer | None = None
@@ -108,6 +109,7 @@ class GameScreen(SizeGuard, Screen[None]):
                 yield from self.extras
             with Vertical(id="side"):
                 yield Static(id="players")
+                yield from self.side_extras
                 yield ActionPanel(id="actions")
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield KeyFooter()
@@ -198,7 +200,7 @@ class GameScreen(SizeGuard, Screen[None]):
         state = self.shown_state()
         prompt = session.prompt()
         self.board.update_state(state)
-        for extra in self.extras:
+        for extra in (*self.extras, *self.side_extras):
             if hasattr(extra, "update_state"):
                 extra.update_state(state)
         kinds = [p.kind for p in session.game.players]
@@ -624,17 +626,24 @@ class GameScreen(SizeGuard, Screen[None]):
             seat = humans[0]
         return seat
 
+    def _played(self) -> int:
+        """How many actions the game has (a host's table keeps its record, and says how many)."""
+        record = self.session.game.record
+        if record is None:
+            return int(getattr(self.session, "table", {}).get("version", 0))
+        return len(record.actions)
+
     def _undo_for(self, seat: int) -> None:
-        count = len(self.session.game.record.actions)
+        count = self._played()
         try:
             self.session.undo(seat)
-        except IllegalAction as exc:
+        except RailgamesError as exc:  # refused, or the host is gone
             self.refuse(exc.reason)
             return
         except OSError as exc:
             self.notify(f"Taken back, but could not save: {exc}", severity="error")
         else:
-            answers = count - len(self.session.game.record.actions) - 1
+            answers = count - self._played() - 1
             moves = "the bot move" if answers == 1 else f"the {answers} bot moves"
             also = f", and {moves} after it" if answers else ""
             self.notify(f"Your last move was taken back{also}.", title="Undo")
@@ -644,23 +653,30 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def action_history(self) -> None:
         """The game so far in the viewer, showing only what the seat at the keyboard may see."""
-        if self.remote:
-            # The record (and its seed, which decides every draw) stays on the host until
-            # the game is over; the log beside the board has every move this seat may see.
-            self.refuse("at a table on a host the history opens once the game is over; "
-                        "the log has every move you may see")
-            return
         from railgames.app.screens.viewer import ViewerScreen
         from railgames.core.table import Recording
 
-        if self._bot_timer is not None:  # the bots wait while the history is open
-            self._bot_timer.stop()
-            self._bot_timer = None
-        self.stop_thinking()  # a bot thinking starts again when the history closes
-        recording = Recording.of_game(self.session.game, seat=self.viewer,
-                                      reveal_all=not self.hidden)
+        if self.remote:
+            # The host replays the game for this seat and keeps the record (its seed
+            # decides every draw to come); this terminal gets what the seat may see.
+            from railgames.net.remote import RemoteHistory
+
+            try:
+                recording: Any = RemoteHistory.open(self.session)  # type: ignore[arg-type]
+            except RailgamesError as exc:
+                self.refuse(exc.reason)
+                return
+        else:
+            if self._bot_timer is not None:  # the bots wait while the history is open
+                self._bot_timer.stop()
+                self._bot_timer = None
+            self.stop_thinking()  # a bot thinking starts again when the history closes
+            recording = Recording.of_game(self.session.game, seat=self.viewer,
+                                          reveal_all=not self.hidden)
 
         def back() -> None:
+            if self.remote:
+                recording.close()
             self.app.pop_screen()
             self.refresh_all()
 

@@ -103,6 +103,7 @@ class ViewerScreen(Screen[None]):
     ViewerScreen #board-box { width: 1fr; height: 1fr; border: round $panel; }
     ViewerScreen.wide.game-new-england #board-box { width: 98; }
     ViewerScreen.wide.game-paris-connection #board-box { width: 81; }
+    ViewerScreen.game-paris-connection #board-box { width: 80; }  /* the whole map */
     ViewerScreen #v-side { width: 52; height: 1fr; }
     ViewerScreen.wide #v-side { width: 1fr; }
     ViewerScreen #v-players { height: auto; border: round $panel; padding: 0 1; }
@@ -153,6 +154,7 @@ class ViewerScreen(Screen[None]):
         self.names = [p.name for p in recording.players]
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
+        self.side_extras = self.ui.side_extras()
         self.speed = speed
         self.playing = (kind == "demo") if playing is None else playing
         self.on_leave = on_leave
@@ -193,6 +195,7 @@ class ViewerScreen(Screen[None]):
                 yield from self.extras
             with Vertical(id="v-side"):
                 yield Static(id="v-players")
+                yield from self.side_extras
                 yield RichLog(id="v-narration", wrap=True, markup=False, auto_scroll=True,
                               min_width=20)
         yield KeyFooter()
@@ -234,7 +237,7 @@ class ViewerScreen(Screen[None]):
         rec = self.recording
         state = rec.view()
         self.board.update_state(state)
-        for extra in self.extras:
+        for extra in (*self.extras, *self.side_extras):
             if hasattr(extra, "update_state"):
                 extra.update_state(state)
         prompt = rec.prompt()

@@ -193,6 +193,12 @@ class BoardBase(ScrollView, can_focus=True):
         if not view.contains_region(region):
             self.scroll_to_region(region, animate=False, center=True, immediate=True)
 
+    def on_resize(self) -> None:
+        # The panels beside a board grow and shrink with each decision: whatever
+        # its size now, the cursor stays in view (and a board that shows whole
+        # stays where it is).
+        self.call_after_refresh(lambda: self._keep_in_view(self._cursor))
+
     def update_state(self, state: Any) -> None:
         """Show ``state``; only the rows whose content changed are repainted."""
         self.state = state

@@ -1,17 +1,24 @@
 """The Paris Connection board: the hex map of France drawn as text with the Line API.
 
-Each hex is a cell four columns wide and two rows tall, odd rows shifted half a
-hex to the right (pointy tops), drawn with its outline::
+Each row of hexes is one line of text, each hex three cells of it with a wall
+between two hexes, odd rows shifted half a hex to the right (pointy tops), so
+that the whole of France fits beside the game's panels at 120x40. After the
+rows the map file lists in ``spaced_rows`` a line is left free, where cities
+are named and checkered sides between two rows are marked (see
+``CompactHexLayout``)::
 
-     ╱2╲ ╱ ╲
-    │(R)│Y G│
-     ╲ ╱ ╲ ╱
+     LIL      REI
+     (2)│ · │(R)│Y G│ ·
+       · │ · # · │ ·
 
 Everything that carries meaning has a glyph or a letter as well as a colour, so
 the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
 
-* ``(R)`` and ``2`` above it: a city (brackets) worth 2, with a red locomotive;
-  the digit is the city's class: 1 beige, 2 purple, 3 red, 4 Marseille (blue)
+* ``(2)``  a city (brackets) worth 2; the digit is the city's class: 1 beige,
+  2 purple, 3 red, 4 Marseille (blue). ``(R)``: with a red locomotive
+* ``LIL``  a city's name (its id), above, below or beside it, in its class colour;
+  the full name is on the cursor line under the board
+* ``·``    an empty rural (or Paris) hex
 * ``Y G``  a rural (or Paris) hex with a yellow and a green locomotive
 * ``R Y B G K W``  the six companies' locomotives, each its colour and letter
 * ``▲``    the Eiffel Tower, which never holds a locomotive
@@ -24,7 +31,7 @@ Hexes are named as the rules name them, ``"column,row"``; that string is the
 
 Rendered rows are cached. A state change recomputes the cells of the board,
 compares them with the cached rows and refreshes only the spans that changed;
-a cursor move touches only the rows of the two hexes involved.
+a cursor move touches only the lines of the two hexes involved.
 """
 
 from __future__ import annotations
@@ -50,7 +57,7 @@ from railgames.app.widgets.board_base import (
     Row,
     blank_safe,
 )
-from railgames.app.widgets.hex_layout import HexLayout
+from railgames.app.widgets.hex_layout import CompactHexLayout
 from railgames.core.hexgrid import Hex
 from railgames.games.paris_connection.rules import ParisConnectionRules
 from railgames.games.paris_connection.state import PCState
@@ -58,7 +65,8 @@ from railgames.games.paris_connection.state import PCState
 CHECKERED_GLYPH = "#"
 TOWER_GLYPH = "▲"
 LEGAL_MARK = "+"
-EMPTY_CITY = "·"
+EMPTY_HEX = "·"
+WALL_GLYPH = "│"
 
 # Company colour -> style of its locomotive chip (16 ANSI colours only, see ``named``).
 COMPANY_STYLES: dict[str, str] = {company: named(style) for company, style in {
@@ -145,12 +153,12 @@ class ParisConnectionBoard(BoardBase):
         Binding("enter", "choose", "Choose hex"),
     ]
 
-    layout_: HexLayout
+    layout_: CompactHexLayout
     state: PCState | None
     ruleset: ParisConnectionRules
 
     def __init__(self, ruleset: ParisConnectionRules, *, id: str | None = None) -> None:
-        layout = HexLayout(ruleset.map, ruleset.map.checkered)
+        layout = board_layout(ruleset)
         super().__init__(ruleset, layout, layout.id_of[ruleset.map.tower], id=id)
         self._home_x = self.layout_.centre[self.cursor_hex][0]
 
@@ -169,24 +177,36 @@ class ParisConnectionBoard(BoardBase):
         super().move_cursor_to(city, scroll=scroll)
 
     def city_region(self, city: str) -> Region:
-        """The hex with its outline, in board (virtual) coordinates."""
-        return self.layout_.region(self.layout_.hex_of[city])
+        """The hex's three cells and, for a city, its name, in board (virtual) coordinates."""
+        h = self.layout_.hex_of[city]
+        region = self.layout_.region(h)
+        name = self.layout_.label_region(h)
+        return region if name is None else region.union(name)
 
     def label_regions(self) -> dict[str, Region]:
-        """Each city's marks: its brackets (with the locomotive between) and, above, its
-        value digit, in board (virtual) coordinates; no two may touch."""
+        """Each city's marks: its brackets (with its worth or locomotive between) and its
+        name, in board (virtual) coordinates; no two may touch."""
         lay = self.layout_
         regions: dict[str, Region] = {}
         for h in lay.map.city_at:
-            x, y = lay.centre[h]
-            regions[lay.id_of[h]] = Region(x - 1, y, 3, 1)
-            regions[f"{lay.id_of[h]} value"] = Region(x, y - 1, 1, 1)
+            regions[lay.id_of[h]] = lay.region(h)
+            name = lay.label_region(h)
+            if name is not None:
+                regions[f"{lay.id_of[h]} name"] = name
         return regions
 
     def hex_text(self, city: str) -> str:
-        """The three middle cells of a hex, as drawn."""
+        """The three cells of a hex, as drawn."""
         x, y = self.layout_.centre[self.layout_.hex_of[city]]
         return "".join(ch for ch, _ in self._rows[y][x - 1:x + 2])
+
+    def name_text(self, city: str) -> str:
+        """The name drawn for a city hex (empty for other hexes)."""
+        spot = self.layout_.label_at.get(self.layout_.hex_of[city])
+        if spot is None:
+            return ""
+        x0, y, text = spot
+        return "".join(ch for ch, _ in self._rows[y][x0:x0 + len(text)])
 
     # ------------------------------------------------------------ input
     def action_move_cursor(self, direction: str) -> None:
@@ -208,11 +228,7 @@ class ParisConnectionBoard(BoardBase):
 
     def _cursor_columns(self, row: int) -> Sequence[int]:
         x, y = self.layout_.centre[self.cursor_hex]
-        if row == y:
-            return (x - 1, x, x + 1)
-        if row in (y - 1, y + 1):
-            return (x,)
-        return ()
+        return (x - 1, x, x + 1) if row == y else ()
 
     def _cursor_style(self, style: Style) -> Style:
         return _under_cursor(style)
@@ -223,11 +239,10 @@ class ParisConnectionBoard(BoardBase):
         m = lay.map
         chars = [[" "] * lay.width for _ in range(lay.height)]
         styles = [[PLAIN] * lay.width for _ in range(lay.height)]
-        for (x, y), (glyph, checkered) in lay.edges.items():
-            if checkered:
-                chars[y][x], styles[y][x] = CHECKERED_GLYPH, CHECKERED
-            else:
-                chars[y][x], styles[y][x] = glyph, DIM
+        for x, y in lay.walls:
+            chars[y][x], styles[y][x] = WALL_GLYPH, DIM
+        for x, y in lay.marked_cells:
+            chars[y][x], styles[y][x] = CHECKERED_GLYPH, CHECKERED
         board = self.state.board if self.state is not None else {
             m.hex_of(*c.start): [c.id] for c in m.companies}
         letters = {c.id: c.letter for c in m.companies}
@@ -246,24 +261,40 @@ class ParisConnectionBoard(BoardBase):
                 cstyle = STYLE(city_style(city.colour))
                 middle[x - 1], middle[x + 1] = "(", ")"
                 paint[x - 1] = paint[x + 1] = cstyle
-                chars[y - 1][x] = str(m.city_values[city.colour])
-                styles[y - 1][x] = cstyle
                 if here:
                     middle[x], paint[x] = letters.get(here[0], "?"), STYLE(company_style(here[0]))
                 elif legal:
                     middle[x], paint[x] = LEGAL_MARK, LEGAL
                 else:
-                    middle[x], paint[x] = EMPTY_CITY, DIM
+                    middle[x], paint[x] = str(m.city_values[city.colour]), cstyle
+                x0, ly, text = lay.label_at[h]
+                for i, ch in enumerate(text):
+                    chars[ly][x0 + i], styles[ly][x0 + i] = ch, cstyle
                 continue
             slots: list[tuple[str, Style]] = [
                 (letters.get(c, "?"), STYLE(company_style(c))) for c in here[:2]]
             if legal:
                 slots.append((LEGAL_MARK, LEGAL))
-            if len(slots) == 1:
+            if not slots:
+                middle[x], paint[x] = EMPTY_HEX, DIM
+            elif len(slots) == 1:
                 middle[x], paint[x] = slots[0]
-            elif len(slots) >= 2:
+            else:
                 (middle[x - 1], paint[x - 1]), (middle[x + 1], paint[x + 1]) = slots[:2]
         self._scene = [list(zip(cr, sr, strict=True)) for cr, sr in zip(chars, styles, strict=True)]
+
+
+def board_layout(ruleset: ParisConnectionRules) -> CompactHexLayout:
+    """The board's layout, worked out once per map (the names' places take a search)."""
+    m = ruleset.map
+    layout = _LAYOUTS.get(m.id)
+    if layout is None or layout.map is not m:
+        names = {m.hex_of(c.col, c.row): c.id for c in m.cities}
+        layout = _LAYOUTS[m.id] = CompactHexLayout(m, m.checkered, m.spaced_rows, names)
+    return layout
+
+
+_LAYOUTS: dict[str, CompactHexLayout] = {}
 
 
 # ------------------------------------------------------------------- the score track
@@ -352,6 +383,7 @@ class ParisConnectionTrack(BoardPanel):
             return text
         if place is not None:
             text.append(place.name, style="bold")
+            text.append(f" ({place.id})")  # as the map names it
             value = m.city_values[place.colour]
             text.append(f"  {place.colour} city, +{value}", style=city_style(place.colour))
         elif h in m.paris:

@@ -36,6 +36,10 @@ class ParisConnectionMap(HexMap):
     city_values: dict[str, int]
     companies: list[Company] = Field(min_length=2)
     end_city: str
+    # How the board is drawn, not a rule: the rows of hexes after which the board
+    # leaves a line for the names of cities and the checkered sides between rows
+    # (-1: a line above the first row).
+    spaced_rows: list[int] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _check_paris_connection(self) -> ParisConnectionMap:
@@ -81,6 +85,10 @@ class ParisConnectionMap(HexMap):
             if h in starts:
                 raise ValueError(f"companies.{i}.start: two companies start on {list(company.start)}")
             starts.add(h)
+        last = max(row for _, row in (self.offset_of(h) for h in terrain))
+        for row in self.spaced_rows:
+            if not -1 <= row <= last:
+                raise ValueError(f"spaced_rows: there is no row {row} (the rows are 0 to {last})")
         for i, s in enumerate(self.sides):
             if s.feature != CHECKERED:
                 raise ValueError(f"sides.{i}.feature: '{s.feature}' is not '{CHECKERED}'")

@@ -8,8 +8,9 @@ phase, the board cursor, and what the current step highlights.
 Everything that carries meaning has a letter or a glyph as well as a colour,
 so the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
 
-* ``⬡Chicago50w``   a starting location (hexagon) worth $50, white
-* ``○Pittsburgh40r`` a regular location (circle) worth $40, red; the colour
+* ``⬡CHI50w``   a starting location (hexagon) worth $50, white; a location is
+  marked by its three-letter code (Chicago), its full name is on the cursor line
+* ``○PIT40r``   a regular location (circle) worth $40, red; the colour
   letters, small so that they never read as a company's, are w white,
   o orange, s silver, k black, r red
 * ``····3····``    a route nobody has built yet, costing 3 investment cubes
@@ -401,12 +402,19 @@ class SteelDriverBoard(GraphBoard):
 # ------------------------------------------------------------------- company boxes
 
 
-class SteelDriverCompanies(BoardPanel):
-    """Under the board: the order of play, the company boxes with the profit track,
-    and a line about the location under the board cursor.
+def company_chip_text(rules: SteelDriverRules, company: str, pad: str = " ") -> Text:
+    """The company's letter on its colour (as a span, so text appended after it is plain)."""
+    letter = rules.map.company_by_id[company].letter
+    return Text().append(f"{pad}{letter}{pad}", style=company_chip(company))
 
-    Each part is its own widget, so a narrow screen can keep the one-line order of
-    play only, and a cursor move repaints one line.
+
+class SteelDriverCompanies(BoardPanel):
+    """Under the board: a line about the location under the board cursor (with its
+    routes), and on a narrow screen the one-line order of play.
+
+    The company boxes are in the side panel (``SteelDriverBoxes``), so that the map
+    above keeps its rows. Each part is its own widget, so a cursor move repaints
+    the cursor lines only.
     """
 
     DEFAULT_CSS = """
@@ -416,8 +424,7 @@ class SteelDriverCompanies(BoardPanel):
         border-top: solid $panel;
     }
     SteelDriverCompanies #sd-order { height: 1; }
-    SteelDriverCompanies #sd-boxes { height: auto; }
-    SteelDriverCompanies #sd-cursor { height: auto; }
+    SteelDriverCompanies #sd-cursor { height: 3; }
     """
 
     BOARD_CLASS = SteelDriverBoard
@@ -427,7 +434,6 @@ class SteelDriverCompanies(BoardPanel):
 
     def compose(self) -> Any:
         yield Static(id="sd-order")
-        yield Static(id="sd-boxes")
         yield Static(id="sd-cursor")
 
     def update_state(self, state: SDState) -> None:
@@ -435,19 +441,20 @@ class SteelDriverCompanies(BoardPanel):
         if not self.is_mounted:
             return
         self.query_one("#sd-order", Static).update(self.order_line(state))
-        self.query_one("#sd-boxes", Static).update(
-            Group(self.boxes(state), self.notes(state)))
         self._show_cursor()
 
     def _show_cursor(self) -> None:
         if self.state is not None and self.cursor is not None and self.is_mounted:
-            self.query_one("#sd-cursor", Static).update(self.location_line(self.state, self.cursor))
+            line = self.query_one("#sd-cursor", Static)
+            width = line.content_region.width or None
+            line.update(self.location_line(self.state, self.cursor, width))
+
+    def on_resize(self) -> None:
+        self._show_cursor()
 
     # ------------------------------------------------------------ text
     def chip(self, company: str, pad: str = " ") -> Text:
-        """The company's letter on its colour (as a span, so text appended after it is plain)."""
-        letter = self.ruleset.map.company_by_id[company].letter
-        return Text().append(f"{pad}{letter}{pad}", style=company_chip(company))
+        return company_chip_text(self.ruleset, company, pad)
 
     def order_line(self, state: SDState) -> Text:
         """``Order ▶R B G Y K P  Passed: G R``: this turn's order, the active company,
@@ -468,6 +475,92 @@ class SteelDriverCompanies(BoardPanel):
             text.append(" ")
         return text
 
+    def location_line(self, state: SDState, city: str, width: int | None = None) -> Text:
+        """The location under the cursor: kind, value, colour, who reached it, and its
+        routes with their costs and owners.
+
+        With a ``width``, the text wraps between two of its parts, never inside one
+        (``Memphis 3`` stays on one line); without, the routes start a second line."""
+        rules = self.ruleset
+        loc = rules.map.location_by_id[city]
+        head = Text()
+        head.append(STARTING_MARK if loc.starting else REGULAR_MARK, style=colour_style(loc.colour))
+        head.append(f"{loc.name} ", style="bold")
+        kind = " starting location" if loc.starting else ""
+        head.append(f"${loc.value} {loc.colour}{kind}", style=colour_style(loc.colour))
+        parts = [head]
+        if city in state.goods_on:
+            parts.append(Text(f"{state.goods_on[city]} cube waiting"))
+        reached = [cid for cid in rules.companies if city in state.companies[cid].reached]
+        if reached:
+            part = Text("reached by ")
+            for cid in reached:
+                part.append_text(self.chip(cid, pad=""))
+            parts.append(part)
+        routes: list[Text] = []
+        for route in rules.map.routes_at[city]:
+            other = route.b if route.a == city else route.a
+            item = Text(f"{rules.location_name(other)} {route.cost}")
+            owner = state.track.get(route.id)
+            if owner is not None:
+                item.append(" ")
+                item.append_text(self.chip(owner, pad=""))
+            routes.append(item)
+        for part in parts[:-1]:
+            part.append(";")
+        parts[-1].append(".")
+        if routes:
+            routes[0] = Text("Routes: ", style="bold").append_text(routes[0])
+            for item in routes[:-1]:
+                item.append(",")
+        text = Text()
+        line = 0  # cells on the current line
+        for i, part in enumerate([*parts, *routes]):
+            if i == len(parts) and width is None:
+                text.append("\n")
+                line = 0
+            elif i and width is not None and line + 1 + part.cell_len > width:
+                text.append("\n")
+                line = 0
+            elif i:
+                text.append(" ")
+                line += 1
+            text.append_text(part)
+            line += part.cell_len
+        return text
+
+    def describe(self, state: SDState) -> Text:
+        """The order of play and the location line as one text (for tests)."""
+        text = self.order_line(state)
+        if self.cursor is not None:
+            text.append("\n")
+            text.append_text(self.location_line(state, self.cursor))
+        return text
+
+
+class SteelDriverBoxes(Static):
+    """In the side panel: the company boxes in the order of play, the Pass row and
+    the transcontinental link."""
+
+    DEFAULT_CSS = """
+    SteelDriverBoxes {
+        height: auto;
+        border: round $panel;
+        padding: 0 1;
+    }
+    """
+
+    def __init__(self, ruleset: SteelDriverRules, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.ruleset = ruleset
+        self.border_title = "Companies"
+
+    def update_state(self, state: SDState) -> None:
+        self.update(Group(self.boxes(state), self.notes(state)))
+
+    def chip(self, company: str, pad: str = " ") -> Text:
+        return company_chip_text(self.ruleset, company, pad)
+
     def boxes(self, state: SDState) -> Table:
         """One row per company, in the order of play: who runs it, its cubes, this turn's
         profit (the profit track), shares left and track; at the end its goods instead."""
@@ -475,7 +568,8 @@ class SteelDriverCompanies(BoardPanel):
         names = [short_name(p.name) for p in state.players]
         letters = player_letters([p.name for p in state.players])
         final = state.step in (Step.CLAIM, Step.OVER)
-        table = Table(box=None, expand=False, padding=(0, 1), show_edge=False)
+        table = Table(box=None, expand=False, padding=(0, 1), show_edge=False,
+                      pad_edge=False, collapse_padding=True)
         table.add_column("", no_wrap=True, min_width=2)
         table.add_column("Company", no_wrap=True, min_width=10)
         table.add_column("Run by", no_wrap=True, max_width=12)
@@ -539,40 +633,4 @@ class SteelDriverCompanies(BoardPanel):
             for cid in made["others"]:
                 text.append_text(self.chip(cid))
             text.append(f" +${TRANSCONTINENTAL_OTHERS}")
-        return text
-
-    def location_line(self, state: SDState, city: str) -> Text:
-        """The location under the cursor: kind, value, colour, and its routes."""
-        rules = self.ruleset
-        loc = rules.map.location_by_id[city]
-        text = Text()
-        text.append(STARTING_MARK if loc.starting else REGULAR_MARK, style=colour_style(loc.colour))
-        text.append(f"{loc.name} ", style="bold")
-        kind = "starting location" if loc.starting else "location"
-        text.append(f"${loc.value} {loc.colour} {kind}", style=colour_style(loc.colour))
-        if city in state.goods_on:
-            text.append(f", {state.goods_on[city]} goods cube waiting")
-        reached = [cid for cid in rules.companies if city in state.companies[cid].reached]
-        if reached:
-            text.append("; reached by ")
-            for cid in reached:
-                text.append_text(self.chip(cid, pad=""))
-        text.append("\nRoutes: ", style="bold")
-        for i, route in enumerate(rules.map.routes_at[city]):
-            if i:
-                text.append(", ")
-            other = route.b if route.a == city else route.a
-            text.append(f"{rules.location_name(other)} {route.cost}")
-            owner = state.track.get(route.id)
-            if owner is not None:
-                text.append(" ")
-                text.append_text(self.chip(owner, pad=""))
-        return text
-
-    def describe(self, state: SDState) -> Text:
-        """The order of play and the location line as one text (for tests)."""
-        text = self.order_line(state)
-        if self.cursor is not None:
-            text.append("\n")
-            text.append_text(self.location_line(state, self.cursor))
         return text

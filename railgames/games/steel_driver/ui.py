@@ -396,6 +396,11 @@ class SteelDriverUI(GameUI):
 
         return [SteelDriverCompanies(self.ruleset, id="sd-companies")]
 
+    def side_extras(self) -> list[Any]:
+        from railgames.games.steel_driver.board import SteelDriverBoxes
+
+        return [SteelDriverBoxes(self.ruleset, id="sd-boxes")]
+
     def final_scores(self, state: Any, names: Sequence[str]) -> RenderableType | None:
         """Cash from profits, each company's payout for the shares held, and the total.
 

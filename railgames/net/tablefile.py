@@ -1,0 +1,133 @@
+"""A host's table file read back: as strictly as a saved game, every refusal naming the file.
+
+A table file is the table's settings and seats around its game record. The
+record inside goes through ``parse_record`` (the same limits and strict types
+as loading a save); the rest is checked here with the same JSON reader, and
+the two must agree (the same game, board and players). Nothing is trusted
+because the host wrote it: a file may be damaged, truncated or edited by hand.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from railgames.core.errors import RecordError
+from railgames.core.record import (
+    MAX_OPTIONS,
+    MAX_RECORD_BYTES,
+    GameRecord,
+    Id,
+    OptionValue,
+    PlayerKind,
+    _parse_constant,
+    _parse_float,
+    _parse_int,
+    _Refused,
+    describe_validation_error,
+    parse_record,
+)
+
+TABLE_FORMAT = 1
+# The record, plus a table's settings and seats: a few hundred bytes more.
+MAX_TABLE_BYTES = MAX_RECORD_BYTES + 64 * 1024
+
+
+class SeatFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: str = Field(max_length=24)  # "" for a seat still waiting for its player
+    kind: PlayerKind
+    key: Annotated[str, Field(max_length=128)] | None = None
+    bot_taken: bool = False
+
+
+class TableFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    format: Literal[1]
+    code: Annotated[str, Field(pattern=r"^[A-Z]{4}$")]
+    game: Id
+    humans: Annotated[int, Field(ge=1, le=16)]
+    bot_kind: Literal["random", "greedy"] = "greedy"
+    options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
+        default_factory=dict, max_length=MAX_OPTIONS)
+    seed: int = 0
+    map: Id | None = None
+    seats: list[SeatFile] = Field(min_length=1, max_length=16)
+    record: dict[str, Any] | None = None
+
+
+def _read_text(path: Path) -> str:
+    try:
+        with path.open("rb") as handle:
+            size = os.fstat(handle.fileno()).st_size
+            if size > MAX_TABLE_BYTES:  # refused before a byte of it is read
+                raise RecordError(f"{path}: too large for a table ({size:,} bytes; "
+                                  f"at most {MAX_TABLE_BYTES:,})")
+            data = handle.read(MAX_TABLE_BYTES + 1)
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a table (not UTF-8 text)") from None
+    except OSError as exc:
+        raise RecordError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def parse_table(text: str, source: str,
+                code: str | None = None) -> tuple[TableFile, GameRecord | None]:
+    """A table's settings and its record (None while it waits for players), checked.
+
+    ``code`` is the table the file should hold (its name says so).
+    """
+    if len(text) > MAX_TABLE_BYTES:
+        raise RecordError(f"{source}: too large for a table ({len(text):,} characters)")
+    if not text.strip():
+        raise RecordError(f"{source}: the file is empty")
+    try:
+        raw = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                         parse_constant=_parse_constant)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{source}: not a readable table (JSON error at line {exc.lineno}, "
+                          f"column {exc.colno}: {exc.msg}; the file may be truncated)") from None
+    except _Refused as exc:
+        raise RecordError(f"{source}: not a table: it holds {exc}") from None
+    except RecursionError:
+        raise RecordError(f"{source}: not a table: it is nested far too deeply") from None
+    if not isinstance(raw, dict):
+        raise RecordError(f"{source}: not a table (expected a JSON object)")
+    if raw.get("format") != TABLE_FORMAT:
+        raise RecordError(f"{source}: table format {raw.get('format')!r} is not one this "
+                          f"version reads ({TABLE_FORMAT})"[:300])
+    try:
+        table = TableFile.model_validate(raw)
+    except ValidationError as exc:
+        raise RecordError(f"{source}: {describe_validation_error(exc)}") from None
+    if code is not None and table.code != code:
+        raise RecordError(f"{source}: holds table {table.code}, not {code}")
+    humans = sum(1 for s in table.seats if s.kind == "human")
+    if humans != table.humans:
+        raise RecordError(f"{source}: {table.humans} players at keyboards, but {humans} "
+                          "seats for them")
+    if table.record is None:
+        return table, None
+    # The same reader as a saved game's: its limits, strict types and format migrations.
+    record = parse_record(json.dumps(table.record), f"{source}: record")
+    if record.game != table.game:
+        raise RecordError(f"{source}: a table of {table.game} holding a game of {record.game}")
+    if table.map is not None and record.map != table.map:
+        raise RecordError(f"{source}: a table on board {table.map} holding a game on "
+                          f"{record.map}")
+    seated = [(s.name, s.kind) for s in table.seats]
+    playing = [(p.name, p.kind) for p in record.players]
+    if seated != playing:
+        raise RecordError(f"{source}: the seats ({', '.join(n for n, _ in seated)}) are not "
+                          f"the game's players ({', '.join(n for n, _ in playing)})")
+    return table, record
+
+
+def read_table(path: Path) -> tuple[TableFile, GameRecord | None]:
+    return parse_table(_read_text(path), str(path), path.stem)
