@@ -1,8 +1,8 @@
 """The pieces that make the app quick must not change what it shows.
 
 Launcher cards from the cache equal freshly worked-out ones; the launcher starts
-without the rules engine; partial updates written from where they change leave
-the terminal as Textual's own would; the footer that is rebuilt only when its
+without the rules engine; updates written as the cells that change leave the
+terminal as Textual's own would; the footer that is rebuilt only when its
 keys change always shows the keys that work now.
 """
 
@@ -15,18 +15,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
-from textual._compositor import ChopsUpdate
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets._footer import FooterKey
 
 from railgames.app import cards
 from railgames.app.main import RailgamesApp
 from railgames.app.saves import saves_dir
+from railgames.app.screen_diff import ScreenDiff
 from railgames.app.screens.game import GameScreen
-from railgames.app.tight_update import TightChopsUpdate
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.record import save_record
 from tests.app.driving import bot_record, first_index, run_async, truncated
@@ -80,6 +82,14 @@ def test_the_launcher_starts_without_the_rules_engine(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ partial updates
+def blank_sgr(sgr: str) -> str:
+    """What of a style shows on a blank: background, reverse, lines (not colour or bold)."""
+    codes = [c for c in sgr.split(";") if c]
+    if any(c in ("4", "7", "9", "53") for c in codes):
+        return sgr
+    return "".join(f";{c}" for c in codes if 40 <= int(c) <= 47 or 100 <= int(c) <= 107)
+
+
 def emulate(data: str, screen: list[list[tuple[str, str]]]) -> None:
     """A tiny terminal: cursor moves, colours (as written) and text."""
     y = x = 0
@@ -93,39 +103,73 @@ def emulate(data: str, screen: list[list[tuple[str, str]]]) -> None:
             y += 1
         else:
             for ch in m.group(5):
-                screen[y][x] = (ch, sgr)
+                # As a terminal does: writing over half of a wide character blanks the other half.
+                row = screen[y]
+                if row[x][0] == "" and x > 0:
+                    row[x - 1] = (" ", row[x - 1][1])
+                wide = cell_len(ch) == 2
+                after = x + (2 if wide else 1)
+                if after < len(row) and row[after][0] == "":
+                    row[after] = (" ", row[after][1])
+                row[x] = (ch, blank_sgr(sgr) if ch == " " else sgr)
                 x += 1
+                if wide:  # a wide character covers the next cell too
+                    row[x] = ("", sgr)
+                    x += 1
 
 
-def test_tight_updates_leave_the_same_screen() -> None:
+def random_strip(rnd: random.Random, width: int, styles: list[Style]) -> Strip:
+    segments, used = [], 0
+    while used < width:
+        n = min(width - used, rnd.randint(1, 6))
+        text = "".join(rnd.choice("ab:·═ ") for _ in range(n))
+        if n >= 2 and rnd.random() < 0.2:
+            text = text[:-2] + "船"  # a wide character: two cells
+        segments.append(Segment(text, rnd.choice(styles)))
+        used += n
+    return Strip(segments, width)
+
+
+def test_screen_diff_leaves_the_screen_textual_would() -> None:
     console = Console(width=40, color_system="truecolor", force_terminal=True)
     rnd = random.Random(3)
-    styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style()]
-    for _ in range(200):
-        width = 30
-        segments, used = [], 0
-        while used < width:
-            n = min(width - used, rnd.randint(1, 6))
-            segments.append(Segment("".join(rnd.choice("ab:·═") for _ in range(n)),
-                                    rnd.choice(styles)))
-            used += n
-        strip = Strip(segments, width)
-        x1 = rnd.randrange(0, 29)
-        x2 = rnd.randrange(x1 + 1, 31)
-        update = ChopsUpdate([{5: strip}], [(0, 5 + x1, 5 + x2)], [[5 + width]])
+    styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style(),
+              Style(meta={"offset": (1, 2)})]  # metadata never reaches the terminal
+    width, height = 40, 6
+    diff = ScreenDiff()
+    diff.resize(width, height)
+    stock_screen = [[(" ", "")] * width for _ in range(height)]
+    diff_screen = [row[:] for row in stock_screen]
+    written = stock_written = 0
+    for step in range(300):
+        if step % 25 == 0:  # now and then the whole screen, as after a new screen opens
+            lines = [[random_strip(rnd, width, styles)] for _ in range(height)]
+            update: CompositorUpdate = LayoutUpdate(lines, Region(0, 0, width, height))
+        else:  # a span of one line, in a chop from column 5
+            y = rnd.randrange(height)
+            strip = random_strip(rnd, 30, styles)
+            x1 = rnd.randrange(0, 29)
+            x2 = rnd.randrange(x1 + 1, 31)
+            chops: list[dict[int, Strip | None]] = [{} for _ in range(height)]
+            chops[y] = {5: strip}
+            ends = [[5 + 30] for _ in range(height)]
+            update = ChopsUpdate(chops, [(y, 5 + x1, 5 + x2)], ends)
         stock = update.render_segments(console)
-        tight = TightChopsUpdate.from_update(update).render_segments(console)
-        assert len(tight) <= len(stock)
-        # The terminal already shows the line as it is outside the changed span.
-        before = [[(" ", "")] * 40]
-        emulate(ChopsUpdate([{5: strip}], [(0, 0, 40)], [[5 + width]]).render_segments(console),
-                before)
-        a = [row[:] for row in before]
-        b = [row[:] for row in before]
-        emulate(stock, a)
-        emulate(tight, b)
-        assert [ch for ch, _ in a[0]] == [ch for ch, _ in b[0]]
-        assert a == b
+        ours = diff.render(update, console)
+        emulate(stock, stock_screen)
+        emulate(ours, diff_screen)
+        assert diff_screen == stock_screen
+        written += len(ours)
+        stock_written += len(stock)
+    assert written < stock_written
+    # Forgotten (a resize, back from a suspend): everything painted is written again.
+    diff.forget()
+    lines = [[random_strip(rnd, width, styles)] for _ in range(height)]
+    full = LayoutUpdate(lines, Region(0, 0, width, height))
+    blank = [[("?", "")] * width for _ in range(height)]
+    emulate(diff.render(full, console), blank)
+    emulate(full.render_segments(console), stock_screen)
+    assert blank == stock_screen
 
 
 # ------------------------------------------------------------------ the footer

@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from railgames.app.gameui import Choice, GameUI, Highlight
 from railgames.app.widgets.amount import AmountBox
+from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.engine import Prompt
 
 
@@ -62,17 +63,17 @@ class ActionPanel(Vertical):
         self.options: list[tuple[str, str, Any]] = []  # key, label, leaf action or None
 
     def compose(self) -> Any:
-        yield Static(id="ap-title")
-        yield Static(id="ap-context")
+        yield QuietStatic(id="ap-title")
+        yield QuietStatic(id="ap-context")
         with Horizontal(id="ap-amount-row"):
             yield StepButton("−", id="ap-minus", compact=True)
             yield AmountBox(id="ap-amount")
             yield StepButton("+", id="ap-plus", compact=True)
             yield StepButton("OK", id="ap-ok", compact=True, variant="primary")
-        yield Static(id="ap-level")
+        yield QuietStatic(id="ap-level")
         yield OptionList(id="ap-options", compact=True)
-        yield Static(id="ap-hint")
-        yield Static(id="ap-reason")
+        yield QuietStatic(id="ap-hint")
+        yield QuietStatic(id="ap-reason")
 
     # ------------------------------------------------------------ showing a prompt
     def show_prompt(self, prompt: Prompt | None, state: Any, ui: GameUI, names: Sequence[str],
