@@ -19,10 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from rich.cells import get_character_cell_size
+from rich.cells import _is_single_cell_widths, get_character_cell_size
 from rich.color import ColorSystem
 from rich.console import Console
-from rich.segment import Segment
 from rich.style import Style
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.strip import Strip
@@ -31,76 +30,70 @@ from textual.strip import Strip
 # again rather than skipped with a cursor move (which costs about as many bytes).
 JOIN_GAP = 6
 
-# One cell: (character, style key, style). The key is what reaches the terminal
-# (the SGR codes and any link), so styles that differ only in what the terminal
-# never sees (mouse metadata) count as the same. A wide character's second cell
-# has the character "" (it is drawn by the first).
-CellT = tuple[str, object, Style | None]
-UNKNOWN: CellT = ("\0", None, None)
+# Each row is kept as three lists, one entry per cell: the character, a key of
+# what the terminal shows of its style (SGR codes and any link, so styles that
+# differ only in what never reaches the terminal, such as mouse metadata, count as
+# the same; on a blank, only what shows on a blank), and the style itself. A wide
+# character's second cell has the character "" (the first draws it).
+UNKNOWN = "\0"  # a cell whose content is not known: never equal to a new one
+
+_KEYS: dict[Style, tuple[object, object]] = {}
 
 
-_BLANK_KEYS: dict[Style, object] = {}
-
-
-def _blank_key(style: Style | None, color_system: ColorSystem) -> object:
-    """The key of a blank cell: a colour or boldness it cannot show makes no difference."""
+def _keys(style: Style | None, color_system: ColorSystem) -> tuple[object, object]:
+    """(key on a character, key on a blank) of a style."""
     if style is None:
-        return ""
-    key = _BLANK_KEYS.get(style)
-    if key is None:
+        return "", ""
+    keys = _KEYS.get(style)
+    if keys is None:
+        ansi = style._ansi
+        if ansi is None:
+            ansi = Strip.render_ansi(style, color_system)
+        key: object = (ansi, style._link) if style._link else ansi
         if style.reverse or style.underline or style.strike or style.overline or style.underline2:
-            key = _key(style, color_system)
+            blank = key
         else:
-            key = _key(Style(bgcolor=style.bgcolor), color_system)
-        if len(_BLANK_KEYS) > 4096:
-            _BLANK_KEYS.clear()
-        _BLANK_KEYS[style] = key
-    return key
+            bg = Style(bgcolor=style.bgcolor)
+            blank = Strip.render_ansi(bg, color_system) if style.bgcolor else ""
+        if len(_KEYS) > 4096:
+            _KEYS.clear()
+        keys = _KEYS[style] = (key, blank)
+    return keys
 
 
-def _key(style: Style | None, color_system: ColorSystem) -> object:
-    if style is None:
-        return ""
-    ansi = style._ansi
-    if ansi is None:
-        ansi = Strip.render_ansi(style, color_system)
-    link = style._link
-    return (ansi, link) if link else ansi
-
-
-def strip_cells(segments: Iterable[Segment], color_system: ColorSystem) -> list[CellT]:
-    """The cells of a line's segments, in order."""
-    cells: list[CellT] = []
-    extend = cells.extend
-    append = cells.append
-    for text, style, control in segments:
-        if control or not text:
-            continue
-        key = _key(style, color_system)
-        if text.isascii():
-            if " " in text:
-                blank = _blank_key(style, color_system)
-                extend([(ch, blank if ch == " " else key, style) for ch in text])
-            else:
-                extend([(ch, key, style) for ch in text])
-            continue
-        for ch in text:
-            width = get_character_cell_size(ch)
-            if width == 1:
-                append((ch, _blank_key(style, color_system) if ch == " " else key, style))
-            elif width == 2:
-                append((ch, key, style))
-                append(("", key, style))
-            elif cells:  # a combining mark joins the character before it
-                prev, pkey, pstyle = cells[-1]
-                cells[-1] = (prev + ch, pkey, pstyle)
-    return cells
-
-
-def _wide_first(row: list[CellT], col: int) -> bool:
-    """Whether the cell at ``col`` holds a wide character (the next cell is its other half)."""
-    ch = row[col][0]
-    return bool(ch) and ch != "\0" and get_character_cell_size(ch[0]) == 2
+def line_cells(strips: Iterable[Strip], color_system: ColorSystem
+               ) -> tuple[list[str], list[object], list[Style | None]]:
+    """The characters, keys and styles of a line's cells, in order."""
+    chars: list[str] = []
+    keys: list[object] = []
+    styles: list[Style | None] = []
+    for strip in strips:
+        for text, style, control in strip:
+            if control or not text:
+                continue
+            key, blank = _keys(style, color_system)
+            if text.isascii() or _is_single_cell_widths(text):
+                n = len(text)
+                chars.extend(text)
+                if key == blank or " " not in text:
+                    keys.extend([key] * n)
+                else:
+                    keys.extend([blank if ch == " " else key for ch in text])
+                styles.extend([style] * n)
+                continue
+            for ch in text:
+                width = get_character_cell_size(ch)
+                if width == 0 and chars:  # a combining mark joins the character before it
+                    chars[-1] += ch
+                    continue
+                chars.append(ch)
+                keys.append(blank if ch == " " else key)
+                styles.append(style)
+                if width == 2:
+                    chars.append("")
+                    keys.append(key)
+                    styles.append(style)
+    return chars, keys, styles
 
 
 class ScreenDiff:
@@ -109,11 +102,15 @@ class ScreenDiff:
     def __init__(self) -> None:
         self.width = 0
         self.height = 0
-        self.rows: list[list[CellT]] = []
+        self.chars: list[list[str]] = []
+        self.keys: list[list[object]] = []
+        self.styles: list[list[Style | None]] = []
 
     def forget(self) -> None:
         """The terminal may show anything now: write the next update in full."""
-        self.rows = [[UNKNOWN] * self.width for _ in range(self.height)]
+        self.chars = [[UNKNOWN] * self.width for _ in range(self.height)]
+        self.keys = [[None] * self.width for _ in range(self.height)]
+        self.styles = [[None] * self.width for _ in range(self.height)]
 
     def resize(self, width: int, height: int) -> None:
         if (width, height) != (self.width, self.height):
@@ -150,70 +147,77 @@ class ScreenDiff:
         color_system = console._color_system or ColorSystem.TRUECOLOR
         out: list[str] = []
         for y, x, strips in lines:
-            if not 0 <= y < self.height:
-                continue
-            cells: list[CellT] = []
-            for strip in strips:
-                cells.extend(strip_cells(strip, color_system))
-            self._write_line(out, y, x, cells, color_system)
+            if 0 <= y < self.height:
+                self._write_line(out, y, x, *line_cells(strips, color_system), color_system)
         return "".join(out)
 
-    def _write_line(self, out: list[str], y: int, x: int, cells: list[CellT],
-                    color_system: ColorSystem) -> None:
-        row = self.rows[y]
+    def _write_line(self, out: list[str], y: int, x: int, chars: list[str], keys: list[object],
+                    styles: list[Style | None], color_system: ColorSystem) -> None:
+        row_chars, row_keys, row_styles = self.chars[y], self.keys[y], self.styles[y]
         width = self.width
-        stop = min(x + len(cells), width)
+        stop = min(x + len(chars), width)
         if stop <= x:
             return
-        # Runs of cells (start, end) that differ from the terminal.
+        n = stop - x
+        if len(chars) > n:
+            chars, keys, styles = chars[:n], keys[:n], styles[:n]
+        if row_chars[x:stop] == chars and row_keys[x:stop] == keys:
+            return  # the terminal shows this already
+        # Runs of cells [start, end) that differ from the terminal.
         runs: list[list[int]] = []
-        for col in range(x, stop):
-            new = cells[col - x]
-            old = row[col]
-            if new[0] == old[0] and new[1] == old[1]:
+        for i, (ch, key, old_ch, old_key) in enumerate(
+                zip(chars, keys, row_chars[x:stop], row_keys[x:stop], strict=True)):
+            if ch == old_ch and key == old_key:
                 continue
+            col = x + i
             if runs and col - runs[-1][1] <= JOIN_GAP:
                 runs[-1][1] = col + 1
             else:
                 runs.append([col, col + 1])
-        if not runs:
-            return
         render = Strip.render_style
         for start, end in runs:
             # Never start or end inside a wide character.
-            while start > x and cells[start - x][0] == "":
+            while start > x and chars[start - x] == "":
                 start -= 1
-            while end < stop and cells[end - x][0] == "":
+            while end < stop and chars[end - x] == "":
                 end += 1
+            # A wide character half overwritten is blanked by the terminal: what
+            # shows beside the run is not known for sure any more.
+            if start > 0 and _wide(row_chars[start - 1]) and row_chars[start] == "":
+                row_chars[start - 1] = UNKNOWN
+            if end < width and row_chars[end] == "" and _wide(row_chars[end - 1]):
+                row_chars[end] = UNKNOWN
+            i0, i1 = start - x, end - x
+            row_chars[start:end] = chars[i0:i1]
+            row_keys[start:end] = keys[i0:i1]
+            row_styles[start:end] = styles[i0:i1]
             out.append(f"\x1b[{y + 1};{start + 1}H")
             group: list[str] = []
             group_key: object = None  # what the group's style shows on a character
             group_blank: object = None  # and on a blank
             group_style: Style | None = None
-            for col in range(start, end):
-                cell = cells[col - x]
-                ch, key, style = cell
-                row[col] = cell
+            for i in range(i0, i1):
+                ch = chars[i]
+                style = styles[i]
                 if group:
-                    if ch == " " and key == group_blank:
-                        group.append(ch)  # a blank looks the same in the group's style
-                        continue
-                    if ch != " " and _key(style, color_system) == group_key:
+                    if style is group_style:
                         group.append(ch)
+                        continue
+                    key, blank = _keys(style, color_system)
+                    if (ch == " " and blank == group_blank) or (ch != " " and key == group_key):
+                        group.append(ch)  # looks the same in the group's style
                         continue
                     text = "".join(group)
                     out.append(render(group_style, text, color_system) if group_style else text)
                     group = []
                 group_style = style
-                group_key = _key(style, color_system)
-                group_blank = _blank_key(style, color_system)
+                group_key, group_blank = _keys(style, color_system)
                 group.append(ch)
             if group:
                 text = "".join(group)
                 out.append(render(group_style, text, color_system) if group_style else text)
-            # A wide character half overwritten is blanked by the terminal: what shows
-            # beside the run is not known for sure any more.
-            if start > 0 and row[start][0] != "" and end - start and _wide_first(row, start - 1):
-                row[start - 1] = UNKNOWN
-            if end < width and row[end][0] == "":
-                row[end] = UNKNOWN
+
+
+def _wide(ch: str) -> bool:
+    """Whether ``ch`` is (the start of) a wide character."""
+    return bool(ch) and ch != UNKNOWN and get_character_cell_size(ch[0]) == 2

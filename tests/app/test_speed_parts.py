@@ -61,6 +61,39 @@ def test_a_stale_cache_is_not_used() -> None:
     assert cards.launcher_cards()[0].title == "New England Railways"
 
 
+def test_the_launchers_titles_are_the_games_own() -> None:
+    from railgames.games import ruleset_class
+
+    assert {g: ruleset_class(g).title for g in cards.launcher_ids()} == {
+        g: cards.TITLES[g] for g in cards.launcher_ids()}
+
+
+@run_async
+async def test_cards_worked_out_after_the_first_frame_fill_the_launcher_in() -> None:
+    from textual.widgets import OptionList, Static
+
+    from railgames.app.screens.launcher import LauncherScreen
+
+    LauncherScreen.CARDS_IN_BACKGROUND = True  # as in a terminal, with no cache yet
+    try:
+        app = RailgamesApp()
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, LauncherScreen)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert not screen.cards_pending
+            fresh = cards.work_out_cards()
+            shown = screen.query_one("#game-details", Static).visual
+            assert cards.WORKING_OUT not in str(shown)
+            assert fresh[0].details.plain.split("\n")[0] in str(shown)
+            titles = [str(o.prompt) for o in screen.query_one("#game-list", OptionList).options]
+            assert titles == [c.title for c in fresh]
+            assert cards.cached_cards() is not None  # and the next start finds them
+    finally:
+        LauncherScreen.CARDS_IN_BACKGROUND = None
+
+
 def test_the_launcher_starts_without_the_rules_engine(tmp_path: Path) -> None:
     script = (
         "import asyncio, sys\n"
