@@ -7,7 +7,9 @@ city under the board cursor, the highlighted line of the list, the suggested
 amount), so the game goes on by its own rules: bids, builds, shipments, loans,
 whatever comes. Each Enter after which the app's autosave holds one more action
 is an applied action; for it, the time from the key to the last byte the app
-writes in reply and the bytes written are taken. (An Enter that opens the next
+writes in reply and the bytes written are taken. That time includes the autosave
+(written and flushed to the disk before the move is shown); ``--saves-in /dev/shm``
+leaves the disk's part out. (An Enter that opens the next
 level of a choice is shown apart.) In Paris Connection, whose holdings are
 secret, the other two seats are bots that move a second after the person; the
 measure ends before they do.
@@ -46,13 +48,14 @@ class EnterResult:
                                               and self.sizes.max <= BYTES_MAX)
 
 
-def measure(game_id: str, cols: int, rows: int, actions: int = 30) -> EnterResult:
+def measure(game_id: str, cols: int, rows: int, actions: int = 30,
+            saves_in: str | None = None) -> EnterResult:
     applied_ms: list[float] = []
     applied_bytes: list[float] = []
     level_ms: list[float] = []
     stuck = 0
     has_bots = any(p.is_bot for p in midgame_players(game_id))
-    with GameInTerminal(game_id, cols, rows, bot_delay=BOT_DELAY) as term:
+    with GameInTerminal(game_id, cols, rows, bot_delay=BOT_DELAY, home_in=saves_in) as term:
         app = term.app
         count = term.actions_saved()
         idle = 0
@@ -108,7 +111,11 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=30)
     parser.add_argument("--games", default=",".join(GAMES))
     parser.add_argument("--sizes", default=",".join(f"{c}x{r}" for c, r in SIZES))
+    parser.add_argument("--saves-in", metavar="DIR",
+                        help="keep the autosaves under DIR (e.g. /dev/shm: no disk time)")
     args = parser.parse_args()
+    if args.saves_in:
+        print(f"autosaves under {args.saves_in}")
     print(f"Enter that applies an action, key to last byte and bytes written, whole app "
           f"through a pty; {load_line()}")
     print(f"targets: last byte p95 <= {LAST_BYTE_P95_MS:.0f} ms; bytes <= {BYTES_MAX:,} "
@@ -117,7 +124,7 @@ def main() -> int:
     for game_id in args.games.split(","):
         for size in args.sizes.split(","):
             cols, rows = (int(n) for n in size.lower().split("x"))
-            result = measure(game_id, cols, rows, args.actions)
+            result = measure(game_id, cols, rows, args.actions, args.saves_in)
             all_ok &= result.ok
             print(report(result), flush=True)
     return 0 if all_ok else 1

@@ -108,10 +108,13 @@ def serve(record: str) -> None:
 class GameInTerminal:
     """The app on a mid-game record of ``game_id``, in a ``cols`` x ``rows`` pty."""
 
-    def __init__(self, game_id: str, cols: int, rows: int, bot_delay: float = 1.0) -> None:
+    def __init__(self, game_id: str, cols: int, rows: int, bot_delay: float = 1.0,
+                 home_in: str | None = None) -> None:
         self.game_id = game_id
         self.game = midgame(game_id)
-        self._home = tempfile.TemporaryDirectory()
+        # The saves go to a scratch folder (``home_in``: under that folder, e.g. /dev/shm
+        # to leave the disk's own time out).
+        self._home = tempfile.TemporaryDirectory(dir=home_in)
         home = Path(self._home.name)
         self.record = write_record(self.game, home, "midgame.json")
         self.saves = home / "data"

@@ -6,7 +6,9 @@ action that is most of the time the app spends, and a layout that moves a
 panel repaints everything below it. ``QuietStatic.update`` does nothing when
 the content is what it shows already, and asks for a layout only when the
 widget's size may change: its width follows its content, or the new content
-is taller or shorter than the old.
+is taller or shorter than the old. A Rich renderable such as a table is drawn
+once per width (``RenderOnce``) and compared by its lines: a table drawn the
+same as the one on screen changes nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Any
 from rich.text import Text
 from textual.content import Content
 from textual.widgets import Static
+
+from railgames.app.widgets.render_once import RenderOnce
 
 _COMPARABLE = (str, Text, Content)
 
@@ -30,6 +34,12 @@ class QuietStatic(Static):
         if (isinstance(content, _COMPARABLE) and type(content) is type(shown)
                 and content == shown):
             return
+        if not isinstance(content, (*_COMPARABLE, RenderOnce)) and hasattr(
+                content, "__rich_console__"):
+            content = RenderOnce(content)
+        if isinstance(content, RenderOnce) and isinstance(shown, RenderOnce) and self._same_lines(
+                content, shown):
+            return
         self._shown = content
         if layout is not None or not self.is_mounted:
             super().update(content, layout=True if layout is None else layout)
@@ -37,6 +47,14 @@ class QuietStatic(Static):
         super().update(content, layout=False)
         if self._size_may_change():
             self.refresh(layout=True)
+
+    def _same_lines(self, new: RenderOnce, old: RenderOnce) -> bool:
+        width = self.content_size.width
+        if not width or not self.is_mounted:
+            return False
+        console = self.app.console
+        options = self.app.console_options.update_width(width).update(highlight=False)
+        return new.lines(console, options) == old.lines(console, options)
 
     def _size_may_change(self) -> bool:
         if not self.display:
