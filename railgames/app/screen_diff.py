@@ -18,6 +18,7 @@ full) when the terminal's size changes or the app comes back from a suspend.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from rich.cells import _is_single_cell_widths, get_character_cell_size
 from rich.color import ColorSystem
@@ -25,6 +26,12 @@ from rich.console import Console
 from rich.style import Style
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.strip import Strip
+
+# A band of whole rows at least this tall is scrolled on the terminal, or shifted
+# sideways, when it shows what was there a few rows or columns away.
+MIN_BAND = 4
+SHIFT_EDGE = 3  # columns at the right edge left out when matching a sideways shift
+PIECE = 16  # the length of the pieces of a row looked for in the rows above and below
 
 # A run of unchanged cells at most this long between two changed ones is written
 # again rather than skipped with a cursor move (which costs about as many bytes).
@@ -36,6 +43,8 @@ JOIN_GAP = 6
 # the same; on a blank, only what shows on a blank), and the style itself. A wide
 # character's second cell has the character "" (the first draws it).
 UNKNOWN = "\0"  # a cell whose content is not known: never equal to a new one
+
+Row = tuple[list[str], list[object], list[Style | None]]  # characters, keys, styles
 
 _KEYS: dict[Style, tuple[object, object]] = {}
 
@@ -146,10 +155,129 @@ class ScreenDiff:
             return update.render_segments(console)
         color_system = console._color_system or ColorSystem.TRUECOLOR
         out: list[str] = []
-        for y, x, strips in lines:
-            if 0 <= y < self.height:
-                self._write_line(out, y, x, *line_cells(strips, color_system), color_system)
+        painted = [(y, x, *line_cells(strips, color_system))
+                   for y, x, strips in lines if 0 <= y < self.height]
+        full = self._full_rows(painted)
+        if len(full) >= MIN_BAND:
+            moved = self._scroll_rows(out, full) | self._shift_columns(out, full)
+            for y in sorted(moved):
+                # What the update does not paint of a moved row moved with it: written
+                # back as it was (and the painted cells as they are now).
+                chars, keys, styles = full[y]
+                self._write_line(out, y, 0, chars, keys, styles, color_system)
+        for y, x, chars, keys, styles in painted:
+            self._write_line(out, y, x, chars, keys, styles, color_system)
         return "".join(out)
+
+    # ------------------------------------------------------------ moving what is there
+    def _full_rows(self, painted: list[Any]) -> dict[int, Row]:
+        """The rows this update paints (most of) as they will be, edge to edge:
+        what it paints over what the terminal shows. Rows with cells unknown left out."""
+        width = self.width
+        parts: dict[int, list[Any]] = {}
+        for y, x, chars, keys, styles in painted:
+            parts.setdefault(y, []).append((x, chars, keys, styles))
+        full: dict[int, Row] = {}
+        for y, pieces in parts.items():
+            if sum(len(p[1]) for p in pieces) < width * 3 // 4:
+                continue
+            chars, keys, styles = self.chars[y][:], self.keys[y][:], self.styles[y][:]
+            for x, c, k, st in pieces:
+                end = min(width, x + len(c))
+                if end > x:
+                    chars[x:end], keys[x:end], styles[x:end] = c[:end - x], k[:end - x], st[:end - x]
+            if UNKNOWN not in chars:
+                full[y] = (chars, keys, styles)
+        return full
+
+    def _scroll_rows(self, out: list[str], full: dict[int, Row]) -> set[int]:
+        """Where a band of whole rows shows what the terminal has a few rows higher or
+        lower, scroll that band on the terminal (a scrolling region) rather than write
+        it again: the board moving up or down under a narrow screen. Returns the rows moved."""
+        moved: set[int] = set()
+        for top, bottom in _bands(sorted(full)):
+            height = bottom - top + 1
+            if height < MIN_BAND:
+                continue
+            # Each new row votes for the rows higher or lower that hold a piece of it
+            # (the view may have moved sideways too: that is shifted afterwards).
+            width = self.width
+            old_text = {y: "".join(self.chars[y]) for y in range(top, bottom + 1)}
+            old_text = {y: t for y, t in old_text.items()
+                        if len(t) == width and UNKNOWN not in t}
+            votes: dict[int, int] = {}
+            for y in range(top, bottom + 1):
+                text = "".join(full[y][0])
+                if len(text) != width:
+                    continue
+                found: set[int] = set()
+                for start in (width // 6, width // 2):
+                    piece = text[start:start + PIECE]
+                    if len(piece.replace(" ", "").replace("·", "")) < PIECE // 3:
+                        continue  # blank or dotted: it would be found anywhere
+                    found.update(old_y - y for old_y, old in old_text.items()
+                                 if old_y != y and piece in old)
+                for shift in found:
+                    votes[shift] = votes.get(shift, 0) + 1
+            if not votes:
+                continue
+            shift, count = max(votes.items(), key=lambda kv: (kv[1], -abs(kv[0])))
+            if count < max(3, height * 2 // 5) or abs(shift) >= height:
+                continue
+            out.append(f"\x1b[{top + 1};{bottom + 1}r")
+            if shift > 0:  # what was lower comes up: line feeds at the bottom margin
+                out.append(f"\x1b[{bottom + 1};1H" + "\n" * shift)
+            else:  # reverse index at the top margin
+                out.append(f"\x1b[{top + 1};1H" + "\x1bM" * -shift)
+            out.append("\x1b[r")
+            for rows in (self.chars, self.keys, self.styles):
+                band = rows[top:bottom + 1]
+                fill = UNKNOWN if rows is self.chars else None
+                blank = [[fill] * self.width for _ in range(abs(shift))]
+                rows[top:bottom + 1] = (band[shift:] + blank if shift > 0
+                                        else blank + band[:shift])
+            moved.update(range(top, bottom + 1))
+        return moved
+
+    def _shift_columns(self, out: list[str], full: dict[int, Row]) -> set[int]:
+        """Where whole rows show what the terminal has a few columns to the left or right,
+        shift those rows (delete or insert characters) rather than write them again: the
+        board moving sideways under a narrow screen. Returns the rows moved."""
+        width = self.width
+        edge = SHIFT_EDGE  # columns at the right (a scroll bar) that need not match
+        changed = [y for y in sorted(full) if full[y][0] != self.chars[y]
+                   and "" not in self.chars[y] and "" not in full[y][0]
+                   and any(ch != " " for ch in full[y][0])]
+        if len(changed) < MIN_BAND:
+            return set()
+        span = width - edge
+
+        def moved(y: int, d: int) -> bool:
+            """Whether row y's new content is the old moved left by d (right if d < 0)."""
+            chars, keys, _ = full[y]
+            old_chars, old_keys = self.chars[y], self.keys[y]
+            if d > 0:
+                return (chars[:span - d] == old_chars[d:span]
+                        and keys[:span - d] == old_keys[d:span])
+            return chars[-d:span] == old_chars[:span + d] and keys[-d:span] == old_keys[:span + d]
+
+        sample = changed[:3]
+        shift = next((d for step in range(1, span // 2)
+                      for d in (step, -step) if all(moved(y, d) for y in sample)), 0)
+        if not shift:
+            return set()
+        rows = [y for y in changed if moved(y, shift)]
+        if len(rows) < max(MIN_BAND, len(changed) // 2):
+            return set()
+        n = abs(shift)
+        code = "P" if shift > 0 else "@"  # delete or insert characters at the left edge
+        for y in rows:
+            out.append(f"\x1b[{y + 1};1H\x1b[{n}{code}")
+            for line in (self.chars, self.keys, self.styles):
+                row = line[y]
+                fill = UNKNOWN if line is self.chars else None
+                line[y] = row[n:] + [fill] * n if shift > 0 else [fill] * n + row[:-n]
+        return set(rows)
 
     def _write_line(self, out: list[str], y: int, x: int, chars: list[str], keys: list[object],
                     styles: list[Style | None], color_system: ColorSystem) -> None:
@@ -216,6 +344,17 @@ class ScreenDiff:
             if group:
                 text = "".join(group)
                 out.append(render(group_style, text, color_system) if group_style else text)
+
+
+def _bands(ys: list[int]) -> list[tuple[int, int]]:
+    """Runs of consecutive numbers in ``ys`` (sorted), as (first, last)."""
+    bands: list[tuple[int, int]] = []
+    for y in ys:
+        if bands and bands[-1][1] == y - 1:
+            bands[-1] = (bands[-1][0], y)
+        else:
+            bands.append((y, y))
+    return bands
 
 
 def _wide(ch: str) -> bool:

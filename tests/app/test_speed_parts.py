@@ -205,6 +205,108 @@ def test_screen_diff_leaves_the_screen_textual_would() -> None:
     assert blank == stock_screen
 
 
+class Terminal:
+    """A small terminal: cursor moves, colours, text, scrolling regions, line feeds,
+    reverse index, and inserting and deleting characters."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.screen = [[("?", "")] * width for _ in range(height)]
+        self.top, self.bottom = 0, height - 1
+        self.y = self.x = 0
+
+    def _scroll(self, up: bool) -> None:
+        band = self.screen[self.top:self.bottom + 1]
+        blank = [(" ", "")] * self.width
+        band = band[1:] + [blank[:]] if up else [blank[:]] + band[:-1]
+        self.screen[self.top:self.bottom + 1] = band
+
+    def feed(self, data: str) -> None:
+        pattern = (r"\x1b\[(\d+);(\d+)H|\x1b\[([0-9;]*)m|\x1b\[(\d+);(\d+)r|\x1b\[r"
+                   r"|\x1b\[(\d+)P|\x1b\[(\d+)@|\x1bM|(\n)|([^\x1b\n]+)")
+        sgr = ""
+        for m in re.finditer(pattern, data):
+            text = m.group(0)
+            if m.group(1):
+                self.y, self.x = int(m.group(1)) - 1, int(m.group(2)) - 1
+            elif m.group(3) is not None:
+                sgr = "" if m.group(3) in ("", "0") else f"{sgr};{m.group(3)}"
+            elif m.group(4):
+                self.top, self.bottom = int(m.group(4)) - 1, int(m.group(5)) - 1
+                self.y = self.x = 0
+            elif text == "\x1b[r":
+                self.top, self.bottom = 0, self.height - 1
+                self.y = self.x = 0
+            elif m.group(6):  # delete characters: the rest of the row moves left
+                n, row = int(m.group(6)), self.screen[self.y]
+                self.screen[self.y] = row[:self.x] + row[self.x + n:] + [(" ", "")] * n
+            elif m.group(7):  # insert blanks: the rest of the row moves right
+                n, row = int(m.group(7)), self.screen[self.y]
+                self.screen[self.y] = (row[:self.x] + [(" ", "")] * n + row[self.x:])[:self.width]
+            elif text == "\x1bM":
+                if self.y == self.top:
+                    self._scroll(up=False)
+                else:
+                    self.y -= 1
+            elif m.group(8):
+                if self.y == self.bottom:
+                    self._scroll(up=True)
+                else:
+                    self.y += 1
+            else:
+                for ch in m.group(9):
+                    self.screen[self.y][self.x] = (ch, blank_sgr(sgr) if ch == " " else sgr)
+                    self.x += 1
+
+
+def board_lines(rnd: random.Random, width: int, height: int, styles: list[Style]
+                ) -> list[list[Segment]]:
+    """A picture wider and taller than the screen, as rows of segments."""
+    rows = []
+    for _ in range(height):
+        row, used = [], 0
+        while used < width:
+            n = min(width - used, rnd.randint(1, 5))
+            row.append(Segment("".join(rnd.choice("○═╱ ab") for _ in range(n)), rnd.choice(styles)))
+            used += n
+        rows.append(row)
+    return rows
+
+
+def test_a_scrolled_board_is_moved_on_the_terminal_not_written_again() -> None:
+    console = Console(width=40, color_system="truecolor", force_terminal=True)
+    rnd = random.Random(5)
+    styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style()]
+    width, height = 40, 12
+    picture = board_lines(rnd, 80, 30, styles)
+    footer = Strip([Segment("status line".ljust(width), Style(bgcolor="red"))], width)
+
+    def frame(dx: int, dy: int) -> LayoutUpdate:
+        # The board's view at (dx, dy) on rows 0-10, a status line under it.
+        view = [[Strip(picture[dy + y], 80).crop(dx, dx + width)] for y in range(height - 1)]
+        return LayoutUpdate([*view, [footer]], Region(0, 0, width, height))
+
+    diff = ScreenDiff()
+    diff.resize(width, height)
+    term = Terminal(width, height)
+    expected = Terminal(width, height)
+    first = frame(10, 5)
+    term.feed(diff.render(first, console))
+    for step, (dx, dy) in enumerate([(10, 8), (10, 3), (14, 3), (9, 3), (12, 6), (12, 6)]):
+        update = frame(dx, dy)
+        stock = update.render_segments(console)
+        ours = diff.render(update, console)
+        term.feed(ours)
+        expected.feed(stock)
+        assert term.screen == expected.screen, (dx, dy)
+        if step < 4:  # moved, and only the new cells written (a move both ways is not)
+            assert len(ours) < len(stock) / 2, (dx, dy)
+        elif step == 4:
+            assert len(ours) <= len(stock)
+        else:  # the same frame again: nothing to write
+            assert ours == ""
+
+
 # ------------------------------------------------------------------ the footer
 @run_async
 async def test_the_footer_always_shows_the_keys_that_work_now() -> None:
