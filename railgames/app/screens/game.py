@@ -116,6 +116,11 @@ class GameScreen(SizeGuard, Screen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        # The list follows the board cursor in the same frame as the cursor moves (a
+        # message would be handled a frame later; the message still comes, and finds
+        # nothing left to do).
+        self.board.cursor_listeners.append(self._cursor_moved)
+        self.panel.highlight_listener = self.on_action_panel_highlight_changed
         self.query_one("#log", RichLog).border_title = "Log"
         # The log stays at its end when the panels above it change size (until scrolled).
         self.query_one("#log", RichLog).anchor()

@@ -8,7 +8,7 @@ sends the action to the rules layer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -61,6 +61,7 @@ class ActionPanel(Vertical):
         self.choices: list[Choice] = []
         self.prefix: list[tuple[str, bool]] = []  # (key, skipped automatically)
         self.options: list[tuple[str, str, Any]] = []  # key, label, leaf action or None
+        self.highlight_listener: Callable[[ActionPanel.HighlightChanged], None] | None = None
 
     def compose(self) -> Any:
         yield QuietStatic(id="ap-title")
@@ -193,10 +194,22 @@ class ActionPanel(Vertical):
         return False
 
     def point_at(self, key: str) -> None:
-        """Move the list highlight to ``key`` (the board cursor is on that city)."""
+        """Move the list highlight to ``key`` (the board cursor is on that city).
+
+        With a ``highlight_listener`` (the game screen) the new highlight is handed to
+        it at once rather than in a message, so the board and the list change in the
+        same frame as the cursor.
+        """
         for i, (k, _, _) in enumerate(self.options):
             if k == key:
-                self.query_one("#ap-options", OptionList).highlighted = i
+                options = self.query_one("#ap-options", OptionList)
+                if options.highlighted == i:
+                    return
+                options.highlighted = i
+                listener = self.highlight_listener
+                if listener is not None and self.prompt is not None and self.ui is not None:
+                    hl = self.ui.highlight(self.state, self.prompt, self._keys(), key)
+                    listener(self.HighlightChanged(hl, self._board_level()))
 
     def _select(self, key: str, leaf: Any) -> None:
         if leaf is not None:
