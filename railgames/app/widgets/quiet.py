@@ -69,4 +69,9 @@ class QuietStatic(Static):
         height = styles.height
         if height is not None and not height.is_auto:
             return False  # a fixed or shared height: the content does not decide it
+        shown = self._shown
+        if isinstance(shown, RenderOnce):  # its lines at this width are drawn already
+            console = self.app.console
+            options = self.app.console_options.update_width(size.width).update(highlight=False)
+            return len(shown.lines(console, options)) != size.height
         return self._render().get_height(styles, size.width) != size.height
