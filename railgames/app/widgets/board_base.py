@@ -196,11 +196,10 @@ class BoardBase(ScrollView, can_focus=True):
         width, height = self.scrollable_content_region.size
         if Region(x, y, width, height).contains_region(region):
             return
-        if not (x <= region.x and region.right <= x + width):
-            x = region.x + region.width // 2 - width // 2
-        if not (y <= region.y and region.bottom <= y + height):
-            y = region.y + region.height // 2 - height // 2
-        self.scroll_to(x, y, animate=False, immediate=True)
+        out_x = not (x <= region.x and region.right <= x + width)
+        out_y = not (y <= region.y and region.bottom <= y + height)
+        self.scroll_to_region(region, animate=False, center=True, immediate=True,
+                              x_axis=out_x, y_axis=out_y)
 
     def update_state(self, state: Any) -> None:
         """Show ``state``; only the rows whose content changed are repainted."""
