@@ -187,19 +187,11 @@ class BoardBase(ScrollView, can_focus=True):
 
     def _keep_in_view(self, city: str) -> None:
         # Scrolling repaints the whole board, so when the cursor leaves the view the
-        # view jumps to centre it, and the next few moves need no scrolling. Only the
-        # way it left moves: where the board's rows are the terminal's whole width, the
-        # terminal can then shift what it shows (see screen_diff.py) rather than have
-        # every cell written again.
+        # view jumps to centre it, and the next few moves need no scrolling.
         region = self.city_region(city)
-        x, y = self.scroll_offset
-        width, height = self.scrollable_content_region.size
-        if Region(x, y, width, height).contains_region(region):
-            return
-        out_x = not (x <= region.x and region.right <= x + width)
-        out_y = not (y <= region.y and region.bottom <= y + height)
-        self.scroll_to_region(region, animate=False, center=True, immediate=True,
-                              x_axis=out_x, y_axis=out_y)
+        view = Region(*self.scroll_offset, *self.scrollable_content_region.size)
+        if not view.contains_region(region):
+            self.scroll_to_region(region, animate=False, center=True, immediate=True)
 
     def update_state(self, state: Any) -> None:
         """Show ``state``; only the rows whose content changed are repainted."""
