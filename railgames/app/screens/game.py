@@ -113,7 +113,7 @@ class GameScreen(SizeGuard, Screen[None]):
                 yield QuietStatic(id="players")
                 yield ActionPanel(id="actions")
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        yield KeyFooter()
+        yield KeyFooter(relabel=True)
 
     def on_mount(self) -> None:
         # The list follows the board cursor in the same frame as the cursor moves (a

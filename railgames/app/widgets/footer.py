@@ -18,8 +18,13 @@ from textual.widgets._footer import FooterKey
 
 
 class KeyFooter(Footer):
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, relabel: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        # Other keys than before relabel the key widgets there (see _relabel) rather than
+        # mount them all again. Only on the game screen, where every action changes the
+        # keys: the recording viewer's narration panel relies on the relayout a rebuilt
+        # footer brings (a step back then showed an empty narration).
+        self.relabel = relabel
         # The screen's own bindings are known before anything has focus, so the
         # keys can be drawn with the rest of the screen.
         self.set_reactive(Footer._bindings_ready, True)
@@ -54,7 +59,8 @@ class KeyFooter(Footer):
         keys = self._keys()
         if self._shown is not None and keys == self._shown:
             return
-        if self._shown is not None and (self._update_in_place(keys) or self._relabel(keys)):
+        if self._shown is not None and (self._update_in_place(keys)
+                                        or (self.relabel and self._relabel(keys))):
             self._shown = keys
             return
         super().bindings_changed(screen)
