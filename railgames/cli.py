@@ -39,11 +39,13 @@ def wins_text(wins: Fraction) -> str:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from railgames.core.collector import settle
     from railgames.core.record import save_record
     from railgames.core.simulate import bot_players, play_bot_game
     from railgames.games import load_ruleset
 
     ruleset = load_ruleset(args.game, args.map)
+    settle()
     if not ruleset.min_players <= args.players <= ruleset.max_players:
         board = f" on the map '{ruleset.map.id}'" if args.map else ""
         _err(f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players{board}")
@@ -106,8 +108,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ replay
-def replay_file(path: str) -> Any:
-    """Read and replay a record; every refusal is one line that starts with the file's name."""
+def replay_file(path: str, *, settle_collector: bool = False) -> Any:
+    """Read and replay a record; every refusal is one line that starts with the file's name.
+
+    ``settle_collector``: this process only replays (``railgames replay``), so the
+    collector is settled for it once the rules are loaded (see core/collector.py).
+    """
+    from railgames.core.collector import settle
     from railgames.core.engine import Game
     from railgames.core.errors import RecordError
     from railgames.core.map_pins import ruleset_for_record
@@ -115,6 +122,8 @@ def replay_file(path: str) -> Any:
 
     record = load_record(path)  # its errors name the file already
     ruleset = ruleset_for_record(record, path)  # so do these
+    if settle_collector:
+        settle()
     try:
         return Game.replay(ruleset, record)
     except RailgamesError as exc:  # every other problem with the file names it too
@@ -122,7 +131,7 @@ def replay_file(path: str) -> Any:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    game = replay_file(args.file)
+    game = replay_file(args.file, settle_collector=True)
     result = game.result()
     out = {
         "finished": result is not None,

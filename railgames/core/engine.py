@@ -13,6 +13,7 @@ import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
@@ -24,23 +25,110 @@ from railgames.core.maps import BaseMap
 from railgames.core.record import GameRecord, PlayerSpec, describe_validation_error
 from railgames.core.rng import Chance
 
+_REQUIRED = object()
+_TRUSTED_FIELDS: dict[type, tuple[tuple[str, ...], tuple[Any, ...]] | None] = {}
+_new = object.__new__
+_set = object.__setattr__
+
 
 class Action(BaseModel):
     """Base of every action: small, frozen, naming the acting seat, ids only."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     type: str
     seat: int = Field(ge=0)
 
+    @classmethod
+    def trusted(cls, **values: Any) -> Any:
+        """The action made from values the rules have just found legal, unchecked.
 
-class AmountInput(BaseModel):
+        The same object ``model_construct`` gives (fields in declared order, the
+        given ones counted as set) at a fraction of its cost: prompts list every
+        legal choice on every step, for players, bots and searches alike.
+        Anything from outside the rules goes through ``parse_action`` instead.
+        """
+        fields = (_TRUSTED_FIELDS[cls] if cls in _TRUSTED_FIELDS else _trusted_fields(cls))
+        if fields is None:  # aliases or default factories: let pydantic work it out
+            return cls.model_construct(**values)
+        names, defaults = fields
+        if tuple(values) == names:  # every field, in declared order: the usual call
+            data = values
+            given: set[str] = set(values)
+        else:
+            data = {}
+            for name, default in zip(names, defaults, strict=True):
+                value = values.get(name, _REQUIRED)
+                if value is not _REQUIRED:
+                    data[name] = value
+                elif default is not _REQUIRED:
+                    data[name] = default
+            given = {k for k in values if k in data}
+        m = _new(cls)
+        _set(m, "__dict__", data)
+        _set(m, "__pydantic_fields_set__", given)
+        _set(m, "__pydantic_extra__", None)
+        _set(m, "__pydantic_private__", None)
+        return m
+
+
+def _trusted_fields(cls: type[Action]) -> tuple[tuple[str, ...], tuple[Any, ...]] | None:
+    """The names of the fields of ``cls`` and their defaults (or _REQUIRED), or None
+    where the quick construction of ``Action.trusted`` would not match ``model_construct``."""
+    names: list[str] = []
+    defaults: list[Any] = []
+    plain = not (cls.__pydantic_post_init__ or cls.__private_attributes__
+                 or cls.__pydantic_root_model__ or cls.model_config.get("extra") == "allow")
+    for name, info in cls.model_fields.items():
+        if info.alias is not None or info.validation_alias is not None \
+                or info.default_factory is not None:
+            plain = False
+        names.append(name)
+        defaults.append(_REQUIRED if info.is_required() else info.default)
+    fields = (tuple(names), tuple(defaults)) if plain else None
+    _TRUSTED_FIELDS[cls] = fields
+    return fields
+
+
+class Interned:
+    """The trusted actions of one class, kept by their fields: the same legal move
+    listed again (on the next step, in another copy of the state) is the same
+    object, found in a dictionary instead of made again.
+
+    ``make(seat, *rest)`` takes the fields after ``type`` in declared order; they
+    must be hashable. Actions are frozen, so prompts and states may share them.
+    At most ``limit`` are kept; past that the store starts afresh.
+    """
+
+    __slots__ = ("_cls", "_names", "_type", "_made", "_limit")
+
+    def __init__(self, cls: type[Action], limit: int = 20_000) -> None:
+        names = tuple(cls.model_fields)
+        assert names[0] == "type", f"{cls.__name__}: 'type' must come first"
+        self._cls = cls
+        self._names = names
+        self._type = cls.model_fields["type"].default
+        self._made: dict[tuple[Any, ...], Any] = {}
+        self._limit = limit
+
+    def make(self, *fields: Any) -> Any:
+        action = self._made.get(fields)
+        if action is None:
+            if len(self._made) >= self._limit:
+                self._made.clear()
+            values = dict(zip(self._names, (self._type, *fields), strict=True))
+            action = self._made[fields] = self._cls.trusted(**values)
+        return action
+
+
+# Prompts, amounts and results are made by the rules on every step and never come
+# from outside, so they are plain data: a pydantic model would check them again.
+@dataclass(frozen=True, kw_only=True)
+class AmountInput:
     """An expected number, rather than a list: a bid, a loan.
 
     ``max`` is None when the rules set no upper end (New England's Bank Loans).
     """
-
-    model_config = ConfigDict(frozen=True)
 
     # How many values an open-ended amount lists for bots and the command palette;
     # any larger multiple of ``step`` is just as legal.
@@ -62,31 +150,35 @@ class AmountInput(BaseModel):
         return range(self.min, top + 1, self.step)
 
 
-class Prompt(BaseModel):
+@dataclass(frozen=True, kw_only=True)
+class Prompt:
     """What the rules ask of the seat to move, and every legal answer.
 
     ``choices`` lists concrete legal actions; ``amount`` describes a range of
     legal numbers for one action type (all of which are legal). Either may be
-    empty, not both.
+    empty, not both. A list of choices is kept as given (the rules make a new
+    one for each prompt; its actions may be shared, being frozen); any other
+    sequence is copied into a list.
     """
-
-    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
 
     seat: int
     step: str
     text: str
-    choices: list[Any] = Field(default_factory=list)
+    choices: list[Any] = field(default_factory=list)
     amount: AmountInput | None = None
     help: str = ""
 
+    def __post_init__(self) -> None:
+        if type(self.choices) is not list:
+            _set(self, "choices", list(self.choices))
 
-class Result(BaseModel):
-    model_config = ConfigDict(frozen=True)
 
+@dataclass(frozen=True, kw_only=True)
+class Result:
     scores: dict[str, int]
     winners: list[str]
     # Per player, the parts that add up to the score, for the game-over screen.
-    breakdown: dict[str, dict[str, int]] = Field(default_factory=dict)
+    breakdown: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @classmethod
     def from_breakdown(cls, breakdown: dict[str, dict[str, int]]) -> Result:
@@ -234,11 +326,31 @@ class Ruleset(ABC, Generic[S]):
         if recorded:
             stored = action.model_dump(mode="json")
             for key, value in raw.items():
+                if _same_json(stored.get(key), value):
+                    continue
                 if json.dumps(stored.get(key), sort_keys=True) != json.dumps(value, sort_keys=True):
                     raise MalformedAction(f"not a {self.title} action as stored: field '{key}' "
                                           f"reads as {json.dumps(stored.get(key))}, "
                                           f"not {json.dumps(value)[:40]}")
         return action
+
+
+def _same_json(a: Any, b: Any) -> bool:
+    """True only when ``a`` and ``b`` are written alike as JSON (a quick test: False
+    may still be alike, and the caller then compares the JSON text itself).
+
+    Replay checks every field of every stored action this way, so it must be cheap.
+    """
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is str or kind is int or kind is bool or a is None:
+        return bool(a == b)
+    if kind is list:
+        return len(a) == len(b) and all(map(_same_json, a, b))
+    if kind is dict:
+        return a.keys() == b.keys() and all(_same_json(a[k], b[k]) for k in a)
+    return False
 
 
 R = TypeVar("R", bound=Ruleset[Any])

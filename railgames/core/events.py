@@ -55,3 +55,37 @@ class EventLog:
         event = Event(self.action_index, text, kind, data, chance, visible_to, rules)
         self._log.append(event)
         return event
+
+
+class SeenLogs(dict[int | None, tuple[int, Event | None, list[Event]]]):
+    """seat -> (how many events of the log were read, the last of them, those the seat sees).
+
+    Only a shortcut: a copy of a state starts it afresh rather than copying every
+    event again (a search copies states by the thousand).
+    """
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> SeenLogs:
+        return SeenLogs()
+
+    def __reduce__(self) -> tuple[type[SeenLogs], tuple[()]]:
+        return (SeenLogs, ())
+
+
+def visible_events(log: list[Event], seat: int | None, seen: SeenLogs) -> list[Event]:
+    """A new list of the events of ``log`` that ``seat`` may see.
+
+    ``seen`` remembers what was found the last time, so a log that has only grown
+    since is read from where that left off: a hidden-information game makes a
+    seat's view on every step of a bot, and its log grows all game.
+    """
+    known = seen.get(seat)
+    if known is not None:
+        count, last, mine = known
+        if count <= len(log) and (count == 0 or log[count - 1] is last):
+            mine.extend(e for e in log[count:] if e.visible(seat))
+        else:
+            known = None
+    if known is None:
+        mine = [e for e in log if e.visible(seat)]
+    seen[seat] = (len(log), log[-1] if log else None, mine)
+    return list(mine)

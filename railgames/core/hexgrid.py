@@ -34,17 +34,22 @@ def neighbours(h: Hex) -> list[Hex]:
     return [h + d for d in AXIAL_DIRECTIONS]
 
 
+# (dq, dr) from a hex to each of its neighbours: the rules ask this on every step.
+_NEIGHBOUR_STEPS = frozenset((d.q, d.r) for d in AXIAL_DIRECTIONS)
+
+
 def distance(a: Hex, b: Hex) -> int:
-    return (abs(a.q - b.q) + abs(a.r - b.r) + abs(a.s - b.s)) // 2
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2  # the s difference is -(dq + dr)
 
 
 def are_adjacent(a: Hex, b: Hex) -> bool:
-    return distance(a, b) == 1
+    return (a[0] - b[0], a[1] - b[1]) in _NEIGHBOUR_STEPS
 
 
 def side_key(a: Hex, b: Hex) -> tuple[Hex, Hex]:
     """The canonical key of the side shared by two adjacent hexes."""
-    if not are_adjacent(a, b):
+    if (a[0] - b[0], a[1] - b[1]) not in _NEIGHBOUR_STEPS:
         raise ValueError(f"{a} and {b} do not share a side")
     return (a, b) if a <= b else (b, a)
 

@@ -39,7 +39,7 @@ ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 
 
 class MapModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 # ---------------------------------------------------------------- graph maps

@@ -44,7 +44,7 @@ Stamp = Annotated[str, Field(max_length=40)]
 
 
 class PlayerSpec(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     name: str = Field(min_length=1, max_length=24)
     kind: PlayerKind = "human"
@@ -66,7 +66,7 @@ class GameRecord(BaseModel):
     None only for a record made without one, played under the current edition.
     """
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
     format: Literal[2] = RECORD_FORMAT
     game: Id

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from railgames.core.auctions import next_bidder
-from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
+from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex
@@ -130,6 +130,9 @@ class AmericanRailsRules(Ruleset[ARState]):
         self._city_at = m.city_at
         self._city = m.city_by_id
         self._city_hex = m.city_hex
+        self._offset = {h: m.offset_of(h) for h in m.terrain}
+        # Legal choices, made once each (see engine.Interned).
+        self._listed_place_cube = Interned(PlaceCube).make
 
     # ------------------------------------------------------------ names
     def company_name(self, company: str) -> str:
@@ -330,28 +333,31 @@ class AmericanRailsRules(Ruleset[ARState]):
 
     def placement_refusal(self, state: ARState, company: str, h: Hex) -> str | None:
         """Why a cube of ``company`` may not go on ``h`` (the player's shares aside), or None."""
+        # Names are looked up only for a refusal: legal_placements asks this of every hex.
         c = state.companies[company]
-        name = self.company_name(company)
         here = state.hexes.get(h, ())
-        where = self.hex_name(h)
         if company in here:
-            return f"{where} already holds {article(name)} cube; a hex never holds two of one colour"
+            return (f"{self.hex_name(h)} already holds {article(self.company_name(company))} cube; "
+                    "a hex never holds two of one colour")
         terrain = self._terrain[h]
         if terrain in SINGLE_CUBE_TERRAINS and here:
-            return f"{where} already holds a cube; a {terrain} hex holds one cube only"
-        if not any(company in state.hexes.get(n, ()) for n in self._links[h]):
-            return f"{where} is not next to {article(name)} cube"
+            return f"{self.hex_name(h)} already holds a cube; a {terrain} hex holds one cube only"
+        hexes = state.hexes
+        if not any(company in hexes.get(n, ()) for n in self._links[h]):
+            return f"{self.hex_name(h)} is not next to {article(self.company_name(company))} cube"
         if c.supply <= 0:
-            return f"the {name} company has no cubes left in its supply"
+            return f"the {self.company_name(company)} company has no cubes left in its supply"
         cost = self.cube_cost(state, h)
         if cost > c.treasury:
-            return (f"a cube on {where} costs ${cost} and the {name} company's treasury holds "
+            return (f"a cube on {self.hex_name(h)} costs ${cost} and the "
+                    f"{self.company_name(company)} company's treasury holds "
                     f"${c.treasury}; track is paid from the treasury only")
         return None
 
-    def legal_placements(self, state: ARState, seat: int) -> list[Any]:
+    def legal_placements(self, state: ARState, seat: int, first_only: bool = False) -> list[Any]:
+        """Every cube ``seat`` may place now (``first_only``: the first found, if any)."""
         out: list[Any] = []
-        make = PlaceCube.model_construct
+        make = self._listed_place_cube
         for cid in self.expandable_companies(state, seat):
             c = state.companies[cid]
             frontier: dict[Hex, None] = {}
@@ -360,8 +366,9 @@ class AmericanRailsRules(Ruleset[ARState]):
                     frontier.setdefault(n)
             for h in frontier:
                 if self.placement_refusal(state, cid, h) is None:
-                    out.append(make(type="place_cube", seat=seat, company=cid,
-                                    hex=self.map.offset_of(h)))
+                    out.append(make(seat, cid, self._offset[h]))
+                    if first_only:
+                        return out
         return out
 
     def city_value(self, state: ARState, city: str, companies: int) -> int:
@@ -775,7 +782,7 @@ class AmericanRailsRules(Ruleset[ARState]):
             seat = state.acting
             nothing = (
                 (step is Step.DEVELOP and not self.developable(state))
-                or (step is Step.EXPAND and not self.legal_placements(state, seat))
+                or (step is Step.EXPAND and not self.legal_placements(state, seat, first_only=True))
                 or (step is Step.OFFER and not state.prep and not self.offerable(state))
             )
             if not nothing:

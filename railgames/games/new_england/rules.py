@@ -42,6 +42,7 @@ from railgames.games.new_england.state import (
 LOAN_UNIT = 10
 SERVICE_DIVISOR = 5  # debt service is 20% of the Bank Loan debt
 MAX_SHIP_LINKS = 5
+PATHS_KEPT = 64  # sets of built links whose shipping paths are kept
 STARTING_CASH = 10
 
 
@@ -90,6 +91,8 @@ class NewEnglandRules(Ruleset[NEState]):
         self._value = {link.id: link.value for link in game_map.links}
         self._ends = {link.id: (link.a, link.b) for link in game_map.links}
         self._demand = game_map.demand_of
+        # Built links -> what is known of the shipping paths over them (``_paths_known``).
+        self._paths: dict[frozenset[str], dict[Any, Any]] = {}
 
     # ------------------------------------------------------------ names
     def city_name(self, city: str) -> str:
@@ -256,34 +259,64 @@ class NewEnglandRules(Ruleset[NEState]):
         if adj is None:
             adj = self.built_neighbours(state)
         demand = self._demand
+        # Depth first, with a stack of neighbour iterators in place of recursion
+        # (the search bot lists these paths on every shipping step).
         path = [origin]
-
-        def walk(city: str) -> Iterator[list[str]]:
-            for nxt in adj.get(city, ()):
+        stack = [iter(adj.get(origin, ()))]
+        while stack:
+            for nxt in stack[-1]:
                 if nxt in path:
                     continue
-                path.append(nxt)
                 if demand[nxt] == colour:
-                    yield list(path)
-                elif len(path) <= MAX_SHIP_LINKS:
-                    yield from walk(nxt)
+                    yield [*path, nxt]
+                elif len(path) < MAX_SHIP_LINKS:
+                    path.append(nxt)
+                    stack.append(iter(adj.get(nxt, ())))
+                    break
+            else:
+                stack.pop()
                 path.pop()
 
-        yield from walk(origin)
+    def _paths_known(self, state: NEState) -> dict[Any, Any]:
+        """What is known of the shipping paths over the links built in ``state``:
+        (city, colour) -> every path, and (seat, city, colour) -> those paths as Ship
+        actions. Built links change a few times a turn, the prompt every step."""
+        built = frozenset(state.built)
+        known = self._paths.get(built)
+        if known is None:
+            if len(self._paths) >= PATHS_KEPT:
+                self._paths.clear()
+            known = self._paths[built] = {}
+        return known
+
+    def _paths_from(self, state: NEState, known: dict[Any, Any], city: str,
+                    colour: str) -> list[list[str]]:
+        paths: list[list[str]] | None = known.get((city, colour))
+        if paths is None:
+            adj = known.get(None)
+            if adj is None:
+                adj = known[None] = self.built_neighbours(state)
+            paths = known[(city, colour)] = (
+                list(self.routes(state, city, colour, adj)) if city in adj else [])
+        return paths
 
     def shipments(self, state: NEState, seat: int) -> list[Ship]:
         out: list[Ship] = []
         if not state.built:
             return out
-        adj = self.built_neighbours(state)
+        known = self._paths_known(state)
         for city in sorted(state.cubes):
-            if city not in adj:
-                continue
-            for colour in sorted(state.cubes[city]):
-                if state.cubes[city][colour] > 0:
-                    # Built from paths this method has just checked, so validation is skipped.
-                    out.extend(Ship.model_construct(type="ship", seat=seat, colour=colour, path=p)
-                               for p in self.routes(state, city, colour, adj))
+            waiting = state.cubes[city]
+            for colour in sorted(waiting):
+                if waiting[colour] > 0:
+                    ships = known.get((seat, city, colour))
+                    if ships is None:
+                        # Built from paths this method has just checked, so validation is
+                        # skipped. Actions are frozen, so prompts may share them.
+                        ships = known[(seat, city, colour)] = [
+                            Ship.trusted(type="ship", seat=seat, colour=colour, path=list(p))
+                            for p in self._paths_from(state, known, city, colour)]
+                    out.extend(ships)
         return out
 
     def income_split(self, state: NEState, path: list[str]) -> dict[int, int]:
@@ -528,12 +561,12 @@ class NewEnglandRules(Ruleset[NEState]):
                 return
 
     def _can_ship(self, state: NEState) -> bool:
-        adj = self.built_neighbours(state)
+        if not state.built:
+            return False
+        known = self._paths_known(state)
         for city, here in state.cubes.items():
-            if city not in adj:
-                continue
             for colour, count in here.items():
-                if count and next(self.routes(state, city, colour, adj), None) is not None:
+                if count and self._paths_from(state, known, city, colour):
                     return True
         return False
 

@@ -15,9 +15,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, ClassVar
 
-from railgames.core.engine import Prompt, Result, Ruleset
+from railgames.core.engine import Interned, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
-from railgames.core.events import EventLog
+from railgames.core.events import EventLog, SeenLogs, visible_events
 from railgames.core.hexgrid import Hex, neighbours, side_key
 from railgames.core.record import GameRecord
 from railgames.core.rng import Chance
@@ -74,6 +74,9 @@ class ParisConnectionRules(Ruleset[PCState]):
         self._end_hex = m.end_hex
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._hex_at = {off: h for h, off in self._offset.items()}
+        # Legal choices, made once each (see engine.Interned).
+        self._listed_build = Interned(Build).make
+        self._listed_trade = Interned(Trade).make
 
     # ------------------------------------------------------------ names
     def hex_at(self, col: int, row: int) -> Hex | None:
@@ -292,7 +295,8 @@ class ParisConnectionRules(Ruleset[PCState]):
     def _builds(self, state: PCState, seat: int, companies: Iterable[str]) -> list[Any]:
         frontiers = self.frontiers(state)
         # Built from hexes this method has just checked, so validation is skipped.
-        return [Build.model_construct(type="build", seat=seat, company=c, hex=self._offset[h])
+        make = self._listed_build
+        return [make(seat, c, self._offset[h])
                 for c in companies for h in self.legal_hexes(state, c, frontiers)]
 
     def trades(self, state: PCState, seat: int) -> list[Trade]:
@@ -307,8 +311,7 @@ class ParisConnectionRules(Ruleset[PCState]):
                     continue
                 for count in (1, 2):
                     if state.supply[take] >= count:
-                        out.append(Trade.model_construct(type="trade", seat=seat, give=give,
-                                                         take=take, count=count))
+                        out.append(self._listed_trade(seat, give, take, count))
         return out
 
     # ------------------------------------------------------------ validation
@@ -492,6 +495,7 @@ class ParisConnectionRules(Ruleset[PCState]):
             board={h: list(here) for h, here in state.board.items()},
             placed=list(state.placed),
             chance=Chance(0),  # the deal's random source stays with the full state
-            log=[e for e in state.log if e.visible(seat)],
+            log=visible_events(state.log, seat, state.seen_logs),
             final=None,
+            seen_logs=SeenLogs(),
         )

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from railgames.core.events import Event
+from railgames.core.events import Event, SeenLogs
 from railgames.core.hexgrid import Hex
 from railgames.core.rng import Chance
 
@@ -49,6 +49,8 @@ class PCState:
     chance: Chance = field(default_factory=lambda: Chance(0))
     log: list[Event] = field(default_factory=list)
     final: dict[str, dict[str, int]] | None = None
+    # What each seat's view has read of ``log`` so far (``events.visible_events``).
+    seen_logs: SeenLogs = field(default_factory=SeenLogs, compare=False, repr=False)
 
     def on_board(self) -> dict[str, int]:
         counts: dict[str, int] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
+from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex, are_adjacent, neighbours, side_key
@@ -96,6 +96,9 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._city_at = m.city_at
         self._hex_of_city = m.hex_of_city
         self._terrain = m.terrain
+        # Legal choices, made once each (see engine.Interned).
+        self._listed_lay_track = Interned(LayTrack).make
+        self._listed_deliver = Interned(Deliver).make
         self._ridges = m.ridges
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._hex_at = {off: h for h, off in self._offset.items()}
@@ -302,9 +305,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             for exit_ in self._board_neighbours[h]:
                 if exit_ == entry or self._exit_refusal(state, entry, h, exit_, link) is not None:
                     continue
-                out.append(LayTrack.model_construct(type="lay_track", seat=seat,
-                                                    hex=self._offset[h], entry=self._offset[entry],
-                                                    exit=self._offset[exit_]))
+                out.append(self._listed_lay_track(seat, self._offset[h], self._offset[entry],
+                                           self._offset[exit_]))
                 if first_only:
                     return out
         return out
@@ -313,16 +315,15 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                       link: Link | None) -> str | None:
         """Why a tile may not go on ``h`` coming from ``entry`` (its exit aside)."""
         terrain = self._terrain[h]
-        name = self.hex_name(h)
         if terrain == "city":
-            return f"{name} is a city; track tiles go between cities, never on them"
+            return f"{self.hex_name(h)} is a city; track tiles go between cities, never on them"
         if terrain == "partial":
-            return f"{name} is a partial hex; no track can be built there"
+            return f"{self.hex_name(h)} is a partial hex; no track can be built there"
         here = state.hex_links.get(h, [])
         if link is not None and link.id in here:
-            return f"the link already passes through {name}"
+            return f"the link already passes through {self.hex_name(h)}"
         if len(here) >= TRACKS_PER_HEX:
-            return f"{name} already holds two tracks; a third cannot cross them"
+            return f"{self.hex_name(h)} already holds two tracks; a third cannot cross them"
         if link is None:
             owner = state.side_link.get(side_key(entry, h))
             if owner is not None:
@@ -388,8 +389,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 if not count:
                     continue
                 for route in self._routes(state, net, seat, city, colour, engine):
-                    out.append(Deliver.model_construct(type="deliver", seat=seat, city=city,
-                                                       colour=colour, links=tuple(route)))
+                    out.append(self._listed_deliver(seat, city, colour, tuple(route)))
                     if first_only:
                         return out
         return out

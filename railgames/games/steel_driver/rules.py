@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import Any, ClassVar
 
 from railgames.core.auctions import next_bidder
-from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
+from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.record import GameRecord
@@ -44,6 +44,7 @@ CUBES_PER_TURN = {3: 10, 4: 8, 5: 7, 6: 6}
 TURNS = 5
 TRANSCONTINENTAL_BUILDER = 50
 TRANSCONTINENTAL_OTHERS = 30
+SHARERS_KEPT = 4096  # tracks whose transcontinental sharers are kept
 # What a set of 1, 2, 3, 4 or 5 goods cubes of different colours is worth.
 SET_VALUES = (0, 10, 30, 60, 100, 150)
 
@@ -131,6 +132,10 @@ class SteelDriverRules(Ruleset[SDState]):
         self._route = m.route_by_id
         self._routes_at = m.routes_at
         self._west, self._east = m.transcontinental
+        # Legal choices, made once each (see engine.Interned).
+        self._listed_build_track = Interned(BuildTrack).make
+        self._listed_claim_goods = Interned(ClaimGoods).make
+        self._sharers: dict[frozenset[tuple[str, str]], Any] = {}
 
     # ------------------------------------------------------------ names
     def location_name(self, loc: str) -> str:
@@ -314,22 +319,22 @@ class SteelDriverRules(Ruleset[SDState]):
         c = state.companies[company]
         seat = c.controller if c.controller is not None else 0
         # Built from routes this method has just checked, so validation is skipped.
-        make = BuildTrack.model_construct
+        make = self._listed_build_track
         out: list[BuildTrack] = []
         for r in self.buildable_routes(state, company):
             if r.cost > c.cubes:
                 continue
             if c.reached:
-                out.append(make(type="build", seat=seat, company=company, route=r.id, start=None))
+                out.append(make(seat, company, r.id, None))
             else:
-                out.extend(make(type="build", seat=seat, company=company, route=r.id, start=end)
+                out.extend(make(seat, company, r.id, end)
                            for end in (r.a, r.b) if self.is_starting(end))
         return out
 
     def legal_claims(self, state: SDState, company: str) -> list[ClaimGoods]:
         c = state.companies[company]
         seat = c.controller if c.controller is not None else 0
-        return [ClaimGoods.model_construct(type="claim", seat=seat, company=company, location=loc)
+        return [self._listed_claim_goods(seat, company, loc)
                 for loc in c.reached if loc in state.goods_on]
 
     def target_of(self, state: SDState, action: BuildTrack) -> str | None:
@@ -767,7 +772,19 @@ class SteelDriverRules(Ruleset[SDState]):
         ``k`` companies is the fewest that join the ends, any path over the
         track of such a set uses every company in it, so the bonus goes to the
         union of the sets whose shortest path is shortest.
+
+        The answer depends on the track alone and is asked of every build a
+        player or bot weighs, so answers are kept by track (``SHARERS_KEPT``).
         """
+        key = frozenset(track.items())
+        known = self._sharers.get(key, self._sharers)
+        if known is self._sharers:
+            if len(self._sharers) >= SHARERS_KEPT:
+                self._sharers.clear()
+            known = self._sharers[key] = self._find_sharers(track)
+        return known  # type: ignore[return-value]
+
+    def _find_sharers(self, track: dict[str, str]) -> tuple[list[frozenset[str]], int] | None:
         by_company: dict[str, list[tuple[str, str]]] = {}
         for rid, cid in track.items():
             r = self._route[rid]
