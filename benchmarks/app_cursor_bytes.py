@@ -1,110 +1,94 @@
-"""Bytes written to the terminal per board-cursor move, measured through a real pty.
+"""Bytes and time per board-cursor move, for every game at 80x24 and 120x40, in a real pty.
 
-A mid-game New England record (turn 4, shipping step, links owned, cubes on
-the board) is opened in a pseudo-terminal; once the screen has settled, arrow
-keys and h/j/k/l are sent one at a time and every byte the app writes in reply
-is counted. Target: under 1 KB per move (a whole-screen repaint is shown for
-comparison).
+Each game's mid-game record (see midgame.py: a person to move, choosing a place
+on the board) is opened in the whole app in a pseudo-terminal. Once the screen
+has settled, arrow keys and h/j/k/l are sent one at a time; for each, every byte
+the app writes in reply is counted, and the time from the key to the last of
+those bytes is taken (a key that moves nothing, the cursor being at the edge of
+the map, is left out of the figures). Targets: bytes per move mean <= 600 and max <= 2,000; last
+byte p95 <= 16 ms.
 
-    .venv/bin/python benchmarks/app_cursor_bytes.py            # the whole app: railgames load FILE
-    .venv/bin/python benchmarks/app_cursor_bytes.py --board    # a bare app hosting only the board
-    options: --size 160x50
+    .venv/bin/python benchmarks/app_cursor_bytes.py [--games new-england,...] [--sizes 80x24,120x40]
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import tempfile
-from pathlib import Path
+import time
+from dataclasses import dataclass
 
-from midgame import shipping_record, write_record
-from ptyterm import KEYS, PtyApp, plain, terminal_env
+from appmeasure import GAMES, SIZES, TITLES, Figure, GameInTerminal, load_line, main_serve, verdict
+from ptyterm import KEYS
 
-ROOT = Path(__file__).resolve().parents[1]
-TARGET = 1024
-MOVES = ["right", "right", "down", "down", "left", "left", "up", "up",
-         "l", "j", "h", "k", "l", "l", "j", "j"]
+BYTES_MEAN, BYTES_MAX, LAST_BYTE_P95_MS = 600, 2000, 16.0
+# A walk over the board and back: long runs one way (the cursor reaches the edges
+# of the view), then the vi keys.
+MOVES = (["right"] * 6 + ["down"] * 5 + ["left"] * 6 + ["up"] * 5
+         + ["l", "j", "h", "k", "l", "l", "j", "j", "h", "h", "k", "k"])
 
 
-def serve_board(record_path: str) -> None:
-    """The child process of --board: a minimal app showing only the board and its slots."""
-    from textual.app import App, ComposeResult
+@dataclass
+class CursorResult:
+    game: str
+    cols: int
+    rows: int
+    sizes: Figure  # bytes per move
+    last_ms: Figure  # key to last byte
+    full_screen: int
+    still: int  # keys that moved nothing (the cursor at the edge of the map): left out
 
-    from railgames.core.engine import Game
-    from railgames.core.record import load_record
-    from railgames.games import load_ruleset
-    from railgames.games.new_england.board import NewEnglandBoard, NewEnglandSlots
+    @property
+    def ok(self) -> bool:
+        return (self.sizes.mean <= BYTES_MEAN and self.sizes.max <= BYTES_MAX
+                and self.last_ms.p95 <= LAST_BYTE_P95_MS)
 
-    record = load_record(Path(record_path))
-    ruleset = load_ruleset(record.game)
-    game = Game.replay(ruleset, record)
 
-    class BoardOnly(App[None]):
-        def compose(self) -> ComposeResult:
-            slots = NewEnglandSlots(ruleset)  # type: ignore[arg-type]
-            slots.update_state(game.state)
-            yield slots
-            board = NewEnglandBoard(ruleset, id="board")  # type: ignore[arg-type]
-            board.update_state(game.state)
-            yield board
+def measure(game_id: str, cols: int, rows: int) -> CursorResult:
+    with GameInTerminal(game_id, cols, rows) as term:
+        app = term.app
+        full_screen = len(app.output)
+        sizes: list[float] = []
+        last: list[float] = []
+        still = 0
+        for key in MOVES:
+            start = time.perf_counter()
+            app.send(KEYS.get(key, key))
+            reply = app.drain(quiet=0.25)
+            if not reply:  # nothing there to move to: not a move
+                still += 1
+                continue
+            sizes.append(len(reply))
+            last.append((app.last_data_at - start) * 1000)
+    return CursorResult(game_id, cols, rows, Figure(sizes), Figure(last), full_screen, still)
 
-        def on_mount(self) -> None:
-            self.query_one(NewEnglandBoard).focus()
 
-    BoardOnly().run()
+def report(result: CursorResult) -> str:
+    return (f"{TITLES[result.game]:<22} {result.cols}x{result.rows}  "
+            f"bytes {result.sizes.show()}   last byte {result.last_ms.show(' ms', 1)}   "
+            f"{verdict(result.ok)}  ({result.still} keys moved nothing, left out)")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--board", action="store_true", help="host only the board widget")
-    parser.add_argument("--size", default="160x50", help="terminal columns x rows")
-    parser.add_argument("--serve-board", metavar="RECORD", help=argparse.SUPPRESS)
-    args = parser.parse_args()
-    if args.serve_board:
-        serve_board(args.serve_board)
+    if main_serve():
         return 0
-    cols, rows = (int(n) for n in args.size.lower().split("x"))
-
-    with tempfile.TemporaryDirectory() as home:
-        game = shipping_record()
-        record = write_record(game, Path(home), "midgame.json")
-        env = terminal_env(XDG_DATA_HOME=home, XDG_CONFIG_HOME=home)
-        if args.board:
-            argv = [sys.executable, str(Path(__file__).resolve()), "--serve-board", str(record)]
-            what = "the board alone in a minimal app"
-        else:
-            script = Path(sys.executable).with_name("railgames")
-            argv = [str(script) if script.exists() else sys.executable, *([] if script.exists() else ["-m", "railgames"]),
-                    "load", str(record)]
-            what = "the whole app (railgames load)"
-        app = PtyApp(argv, cols=cols, rows=rows, env=env, cwd=str(ROOT))
-        try:
-            app.wait_for_text("Boston", timeout=60)
-            first = app.drain(quiet=1.0)
-            full_screen = len(app.output)
-            sizes: list[int] = []
-            replies: list[str] = []
-            for key in MOVES:
-                app.send(KEYS.get(key, key))
-                reply = app.drain(quiet=0.3)
-                sizes.append(len(reply))
-                replies.append(plain(reply).strip())
-        finally:
-            app.close()
-
-    print(f"Bytes written per board-cursor move, {what}, terminal {cols}x{rows}")
-    print(f"first full screen: {full_screen} bytes (settled with {len(first)} more)")
-    for key, size, text in zip(MOVES, sizes, replies, strict=True):
-        shown = " ".join(text.split())[:60]
-        print(f"  {key:>5}: {size:5d} bytes   {shown}")
-    median = statistics.median(sizes)
-    verdict = "OK" if median < TARGET else "OVER TARGET"
-    print(f"median {median:.0f} bytes, mean {statistics.mean(sizes):.0f}, max {max(sizes)} "
-          f"(target < {TARGET}): {verdict}")
-    return 0
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default=",".join(GAMES))
+    parser.add_argument("--sizes", default=",".join(f"{c}x{r}" for c, r in SIZES))
+    args = parser.parse_args()
+    print(f"Bytes and key-to-last-byte time per board-cursor move, {len(MOVES)} moves, "
+          f"whole app through a pty; {load_line()}")
+    print(f"targets: bytes mean <= {BYTES_MEAN}, max <= {BYTES_MAX:,}; "
+          f"last byte p95 <= {LAST_BYTE_P95_MS:.0f} ms")
+    all_ok = True
+    for game_id in args.games.split(","):
+        for size in args.sizes.split(","):
+            cols, rows = (int(n) for n in size.lower().split("x"))
+            result = measure(game_id, cols, rows)
+            all_ok &= result.ok
+            print(report(result), flush=True)
+    return 0 if all_ok else 1
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

@@ -141,6 +141,28 @@ def _write_cache(path: Path, key: str, cards: list[GameCard]) -> None:
             pass
 
 
+# The launcher's list before the cards are worked out (a first start, a changed
+# source): each game's title, as its ruleset class has it (a test checks).
+TITLES = {
+    "new-england": "New England Railways",
+    "paris-connection": "Paris Connection",
+    "steel-driver": "Steel Driver",
+    "american-rails": "American Rails",
+    "railways-of-the-world": "Railways of the World",
+}
+WORKING_OUT = "Reading the game's box…"
+
+
+def cached_cards() -> list[GameCard] | None:
+    """The launcher's cards from the cache, or None when it is missing or stale."""
+    return _read_cache(cache_dir() / CACHE_NAME, fingerprint(), launcher_ids())
+
+
+def placeholder_cards() -> list[GameCard]:
+    """Titles only, shown while the cards are worked out."""
+    return [GameCard(g, TITLES.get(g, g), Text(WORKING_OUT, style="dim")) for g in launcher_ids()]
+
+
 def launcher_cards() -> list[GameCard]:
     """The launcher's games, in the registry's order, from the cache when it is fresh."""
     path = cache_dir() / CACHE_NAME

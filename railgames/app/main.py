@@ -7,11 +7,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual._compositor import ChopsUpdate
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.app import App
 
+from railgames.app.screen_diff import ScreenDiff
 from railgames.app.screens.launcher import LauncherScreen
-from railgames.app.tight_update import TightChopsUpdate
 from railgames.core.errors import RailgamesError
 
 if TYPE_CHECKING:
@@ -29,6 +29,17 @@ def _env_delay() -> float:
         return max(0.0, float(os.environ.get(BOT_DELAY_ENV, DEFAULT_BOT_DELAY)))
     except ValueError:
         return DEFAULT_BOT_DELAY
+
+
+class _DiffUpdate(CompositorUpdate):
+    """A compositor update written as the cells it changes on the terminal."""
+
+    def __init__(self, diff: ScreenDiff, update: CompositorUpdate) -> None:
+        self.diff = diff
+        self.update = update
+
+    def render_segments(self, console: Any) -> str:
+        return self.diff.render(self.update, console)
 
 
 class RailgamesApp(App[int]):
@@ -51,11 +62,15 @@ class RailgamesApp(App[int]):
         self.bot_delay = _env_delay() if bot_delay is None else bot_delay
         self.handoff_default = handoff
         self.session: Session | None = None
+        self._screen_diff = ScreenDiff()
 
     def _display(self, screen: Any, renderable: Any) -> None:
-        # Partial updates written from where they change (see tight_update.py).
-        if type(renderable) is ChopsUpdate:
-            renderable = TightChopsUpdate.from_update(renderable)
+        # Only the cells the terminal does not show already are written (see screen_diff.py).
+        driver = self._driver
+        if (isinstance(renderable, (ChopsUpdate, LayoutUpdate)) and driver is not None
+                and not driver.is_inline):
+            self._screen_diff.resize(*self.size)
+            renderable = _DiffUpdate(self._screen_diff, renderable)
         super()._display(screen, renderable)
 
     def get_default_screen(self) -> LauncherScreen:
@@ -63,6 +78,8 @@ class RailgamesApp(App[int]):
         return LauncherScreen()
 
     def on_mount(self) -> None:
+        # Back from a suspend the terminal may show anything: the next frame is written whole.
+        self.app_resume_signal.subscribe(self, lambda _: self._screen_diff.forget(), immediate=True)
         self.call_after_refresh(gc.enable)  # see run_app
         self.call_after_refresh(self._tidy_saves)
         spec = self.to_watch

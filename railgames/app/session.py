@@ -67,6 +67,7 @@ class Session:
         self._lock = lock
         self._file = file
         self.new_stem: str | None = None  # the name a first save takes, if free
+        self._prompt_for: tuple[Any, int, Prompt | None] | None = None
         if file is None and save_path is not None:
             # A path given without being opened for play: written only while it is
             # still what this session found there (or nothing).
@@ -139,7 +140,20 @@ class Session:
         return self.game.state
 
     def prompt(self) -> Prompt | None:
-        return self.game.prompt()
+        # Asked for many times for each frame drawn (keys on offer, panels, bots), and
+        # worked out anew by the rules each time: kept until the state changes. The
+        # state is held, not its id, so an undo's new state is never taken for it.
+        state, actions = self.game.state, len(self.game.record.actions)
+        kept = self._prompt_for
+        if kept is not None and kept[0] is state and kept[1] == actions:
+            return kept[2]
+        prompt = self.game.prompt()
+        self._prompt_for = (state, actions, prompt)
+        return prompt
+
+    def version(self) -> tuple[Any, int]:
+        """Something that changes whenever the game does (compare with ``is`` and ``==``)."""
+        return self.game.state, len(self.game.record.actions)
 
     # --- the Table interface (railgames.core.table)
     @property

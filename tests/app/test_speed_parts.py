@@ -1,8 +1,8 @@
 """The pieces that make the app quick must not change what it shows.
 
 Launcher cards from the cache equal freshly worked-out ones; the launcher starts
-without the rules engine; partial updates written from where they change leave
-the terminal as Textual's own would; the footer that is rebuilt only when its
+without the rules engine; updates written as the cells that change leave the
+terminal as Textual's own would; the footer that is rebuilt only when its
 keys change always shows the keys that work now.
 """
 
@@ -15,18 +15,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
-from textual._compositor import ChopsUpdate
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widgets._footer import FooterKey
 
 from railgames.app import cards
 from railgames.app.main import RailgamesApp
 from railgames.app.saves import saves_dir
+from railgames.app.screen_diff import ScreenDiff
 from railgames.app.screens.game import GameScreen
-from railgames.app.tight_update import TightChopsUpdate
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.record import save_record
 from tests.app.driving import bot_record, first_index, run_async, truncated
@@ -59,6 +61,39 @@ def test_a_stale_cache_is_not_used() -> None:
     assert cards.launcher_cards()[0].title == "New England Railways"
 
 
+def test_the_launchers_titles_are_the_games_own() -> None:
+    from railgames.games import ruleset_class
+
+    assert {g: ruleset_class(g).title for g in cards.launcher_ids()} == {
+        g: cards.TITLES[g] for g in cards.launcher_ids()}
+
+
+@run_async
+async def test_cards_worked_out_after_the_first_frame_fill_the_launcher_in() -> None:
+    from textual.widgets import OptionList, Static
+
+    from railgames.app.screens.launcher import LauncherScreen
+
+    LauncherScreen.CARDS_IN_BACKGROUND = True  # as in a terminal, with no cache yet
+    try:
+        app = RailgamesApp()
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, LauncherScreen)
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+            assert not screen.cards_pending
+            fresh = cards.work_out_cards()
+            shown = screen.query_one("#game-details", Static).visual
+            assert cards.WORKING_OUT not in str(shown)
+            assert fresh[0].details.plain.split("\n")[0] in str(shown)
+            titles = [str(o.prompt) for o in screen.query_one("#game-list", OptionList).options]
+            assert titles == [c.title for c in fresh]
+            assert cards.cached_cards() is not None  # and the next start finds them
+    finally:
+        LauncherScreen.CARDS_IN_BACKGROUND = None
+
+
 def test_the_launcher_starts_without_the_rules_engine(tmp_path: Path) -> None:
     script = (
         "import asyncio, sys\n"
@@ -80,6 +115,14 @@ def test_the_launcher_starts_without_the_rules_engine(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ partial updates
+def blank_sgr(sgr: str) -> str:
+    """What of a style shows on a blank: background, reverse, lines (not colour or bold)."""
+    codes = [c for c in sgr.split(";") if c]
+    if any(c in ("4", "7", "9", "53") for c in codes):
+        return sgr
+    return "".join(f";{c}" for c in codes if 40 <= int(c) <= 47 or 100 <= int(c) <= 107)
+
+
 def emulate(data: str, screen: list[list[tuple[str, str]]]) -> None:
     """A tiny terminal: cursor moves, colours (as written) and text."""
     y = x = 0
@@ -93,39 +136,175 @@ def emulate(data: str, screen: list[list[tuple[str, str]]]) -> None:
             y += 1
         else:
             for ch in m.group(5):
-                screen[y][x] = (ch, sgr)
+                # As a terminal does: writing over half of a wide character blanks the other half.
+                row = screen[y]
+                if row[x][0] == "" and x > 0:
+                    row[x - 1] = (" ", row[x - 1][1])
+                wide = cell_len(ch) == 2
+                after = x + (2 if wide else 1)
+                if after < len(row) and row[after][0] == "":
+                    row[after] = (" ", row[after][1])
+                row[x] = (ch, blank_sgr(sgr) if ch == " " else sgr)
                 x += 1
+                if wide:  # a wide character covers the next cell too
+                    row[x] = ("", sgr)
+                    x += 1
 
 
-def test_tight_updates_leave_the_same_screen() -> None:
+def random_strip(rnd: random.Random, width: int, styles: list[Style]) -> Strip:
+    segments, used = [], 0
+    while used < width:
+        n = min(width - used, rnd.randint(1, 6))
+        text = "".join(rnd.choice("ab:·═ ") for _ in range(n))
+        if n >= 2 and rnd.random() < 0.2:
+            text = text[:-2] + "船"  # a wide character: two cells
+        segments.append(Segment(text, rnd.choice(styles)))
+        used += n
+    return Strip(segments, width)
+
+
+def test_screen_diff_leaves_the_screen_textual_would() -> None:
     console = Console(width=40, color_system="truecolor", force_terminal=True)
     rnd = random.Random(3)
-    styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style()]
-    for _ in range(200):
-        width = 30
-        segments, used = [], 0
-        while used < width:
-            n = min(width - used, rnd.randint(1, 6))
-            segments.append(Segment("".join(rnd.choice("ab:·═") for _ in range(n)),
-                                    rnd.choice(styles)))
-            used += n
-        strip = Strip(segments, width)
-        x1 = rnd.randrange(0, 29)
-        x2 = rnd.randrange(x1 + 1, 31)
-        update = ChopsUpdate([{5: strip}], [(0, 5 + x1, 5 + x2)], [[5 + width]])
+    styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style(),
+              Style(meta={"offset": (1, 2)})]  # metadata never reaches the terminal
+    width, height = 40, 6
+    diff = ScreenDiff()
+    diff.resize(width, height)
+    stock_screen = [[(" ", "")] * width for _ in range(height)]
+    diff_screen = [row[:] for row in stock_screen]
+    written = stock_written = 0
+    for step in range(300):
+        if step % 25 == 0:  # now and then the whole screen, as after a new screen opens
+            lines = [[random_strip(rnd, width, styles)] for _ in range(height)]
+            update: CompositorUpdate = LayoutUpdate(lines, Region(0, 0, width, height))
+        else:  # a span of one line, in a chop from column 5
+            y = rnd.randrange(height)
+            strip = random_strip(rnd, 30, styles)
+            x1 = rnd.randrange(0, 29)
+            x2 = rnd.randrange(x1 + 1, 31)
+            chops: list[dict[int, Strip | None]] = [{} for _ in range(height)]
+            chops[y] = {5: strip}
+            ends = [[5 + 30] for _ in range(height)]
+            update = ChopsUpdate(chops, [(y, 5 + x1, 5 + x2)], ends)
         stock = update.render_segments(console)
-        tight = TightChopsUpdate.from_update(update).render_segments(console)
-        assert len(tight) <= len(stock)
-        # The terminal already shows the line as it is outside the changed span.
-        before = [[(" ", "")] * 40]
-        emulate(ChopsUpdate([{5: strip}], [(0, 0, 40)], [[5 + width]]).render_segments(console),
-                before)
-        a = [row[:] for row in before]
-        b = [row[:] for row in before]
-        emulate(stock, a)
-        emulate(tight, b)
-        assert [ch for ch, _ in a[0]] == [ch for ch, _ in b[0]]
-        assert a == b
+        ours = diff.render(update, console)
+        emulate(stock, stock_screen)
+        emulate(ours, diff_screen)
+        assert diff_screen == stock_screen
+        written += len(ours)
+        stock_written += len(stock)
+    assert written < stock_written
+    # Forgotten (a resize, back from a suspend): everything painted is written again.
+    diff.forget()
+    lines = [[random_strip(rnd, width, styles)] for _ in range(height)]
+    full = LayoutUpdate(lines, Region(0, 0, width, height))
+    blank = [[("?", "")] * width for _ in range(height)]
+    emulate(diff.render(full, console), blank)
+    emulate(full.render_segments(console), stock_screen)
+    assert blank == stock_screen
+
+
+class Terminal:
+    """A small terminal: cursor moves, colours, text, scrolling regions, line feeds,
+    reverse index, and inserting and deleting characters."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.screen = [[("?", "")] * width for _ in range(height)]
+        self.top, self.bottom = 0, height - 1
+        self.y = self.x = 0
+
+    def _scroll(self, up: bool) -> None:
+        band = self.screen[self.top:self.bottom + 1]
+        blank = [(" ", "")] * self.width
+        band = band[1:] + [blank[:]] if up else [blank[:]] + band[:-1]
+        self.screen[self.top:self.bottom + 1] = band
+
+    def feed(self, data: str) -> None:
+        pattern = (r"\x1b\[(\d+);(\d+)H|\x1b\[([0-9;]*)m|\x1b\[(\d+);(\d+)r|\x1b\[r"
+                   r"|\x1b\[(\d+)P|\x1b\[(\d+)@|\x1bM|(\n)|([^\x1b\n]+)")
+        sgr = ""
+        for m in re.finditer(pattern, data):
+            text = m.group(0)
+            if m.group(1):
+                self.y, self.x = int(m.group(1)) - 1, int(m.group(2)) - 1
+            elif m.group(3) is not None:
+                sgr = "" if m.group(3) in ("", "0") else f"{sgr};{m.group(3)}"
+            elif m.group(4):
+                self.top, self.bottom = int(m.group(4)) - 1, int(m.group(5)) - 1
+                self.y = self.x = 0
+            elif text == "\x1b[r":
+                self.top, self.bottom = 0, self.height - 1
+                self.y = self.x = 0
+            elif m.group(6):  # delete characters: the rest of the row moves left
+                n, row = int(m.group(6)), self.screen[self.y]
+                self.screen[self.y] = row[:self.x] + row[self.x + n:] + [(" ", "")] * n
+            elif m.group(7):  # insert blanks: the rest of the row moves right
+                n, row = int(m.group(7)), self.screen[self.y]
+                self.screen[self.y] = (row[:self.x] + [(" ", "")] * n + row[self.x:])[:self.width]
+            elif text == "\x1bM":
+                if self.y == self.top:
+                    self._scroll(up=False)
+                else:
+                    self.y -= 1
+            elif m.group(8):
+                if self.y == self.bottom:
+                    self._scroll(up=True)
+                else:
+                    self.y += 1
+            else:
+                for ch in m.group(9):
+                    self.screen[self.y][self.x] = (ch, blank_sgr(sgr) if ch == " " else sgr)
+                    self.x += 1
+
+
+def board_lines(rnd: random.Random, width: int, height: int, styles: list[Style]
+                ) -> list[list[Segment]]:
+    """A picture wider and taller than the screen, as rows of segments."""
+    rows = []
+    for _ in range(height):
+        row, used = [], 0
+        while used < width:
+            n = min(width - used, rnd.randint(1, 5))
+            row.append(Segment("".join(rnd.choice("○═╱ ab") for _ in range(n)), rnd.choice(styles)))
+            used += n
+        rows.append(row)
+    return rows
+
+
+def test_a_scrolled_board_is_moved_on_the_terminal_not_written_again() -> None:
+    console = Console(width=40, color_system="truecolor", force_terminal=True)
+    rnd = random.Random(5)
+    styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style()]
+    width, height = 40, 12
+    picture = board_lines(rnd, 80, 30, styles)
+    footer = Strip([Segment("status line".ljust(width), Style(bgcolor="red"))], width)
+
+    def frame(dx: int, dy: int) -> LayoutUpdate:
+        # The board's view at (dx, dy) on rows 0-10, a status line under it.
+        view = [[Strip(picture[dy + y], 80).crop(dx, dx + width)] for y in range(height - 1)]
+        return LayoutUpdate([*view, [footer]], Region(0, 0, width, height))
+
+    diff = ScreenDiff()
+    diff.resize(width, height)
+    term = Terminal(width, height)
+    expected = Terminal(width, height)
+    first = frame(10, 5)
+    term.feed(diff.render(first, console))
+    for step, (dx, dy) in enumerate([(10, 8), (10, 3), (14, 3), (9, 3), (12, 6), (12, 6)]):
+        update = frame(dx, dy)
+        stock = update.render_segments(console)
+        ours = diff.render(update, console)
+        term.feed(ours)
+        expected.feed(stock)
+        assert term.screen == expected.screen, (dx, dy)
+        if step < 4:  # moved, and only the new cells written (a move both ways is not)
+            assert len(ours) < len(stock) / 2, (dx, dy)
+        elif step == 4:
+            assert len(ours) <= len(stock)
+        else:  # the same frame again: nothing to write
+            assert ours == ""
 
 
 # ------------------------------------------------------------------ the footer

@@ -10,8 +10,10 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
 from textual.geometry import Size
 from textual.message import Message
+from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
 from railgames.app.boards import board_class, game_ui
@@ -25,6 +27,7 @@ from railgames.app.screens.log import event_line
 from railgames.app.session import BotThink, Session
 from railgames.app.widgets.action_panel import ActionPanel
 from railgames.app.widgets.footer import KeyFooter
+from railgames.app.widgets.quiet import QuietStatic
 from railgames.app.widgets.render_once import RenderOnce
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 
@@ -41,6 +44,10 @@ TALL = 34  # from this height a narrow screen's list of choices shows more of it
 class GameScreen(SizeGuard, Screen[None]):
     MIN_SIZE = (80, 24)  # the smallest terminal every game is laid out for
     COMMANDS = {GameCommands}
+
+    # Textual repaints the whole screen when the focus moves; the widgets that gain and
+    # lose it are restyled (and repainted) anyway, so that is all a move of focus redraws.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     BINDINGS = [
         Binding("p", "hotkey('p')", "Pass"),
@@ -94,6 +101,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self._log_viewer: int | None = None
         self._choice_level: tuple[int, tuple[str, ...]] | None = None  # prompt, keys so far
         self._players_shown: RenderOnce | None = None
+        self._hotkeys_for: tuple[Any, Any, dict[str, Any]] | None = None
         # A game opened after it ended shows its final board and log (scores on `g`).
         self.finished_on_open = session.game.is_over()
 
@@ -102,19 +110,24 @@ class GameScreen(SizeGuard, Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
-        yield Static(id="banner")
+        yield QuietStatic(id="banner")
         with Horizontal(id="game-main"):
             with Container(id="board-box"):
                 yield board_class(self.session.ruleset.id)(self.session.ruleset, id="board")
                 yield from self.extras
             with Vertical(id="side"):
-                yield Static(id="players")
+                yield QuietStatic(id="players")
                 yield from self.side_extras
                 yield ActionPanel(id="actions")
                 yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        yield KeyFooter()
+        yield KeyFooter(relabel=True)
 
     def on_mount(self) -> None:
+        # The list follows the board cursor in the same frame as the cursor moves (a
+        # message would be handled a frame later; the message still comes, and finds
+        # nothing left to do).
+        self.board.cursor_listeners.append(self._cursor_moved)
+        self.panel.highlight_listener = self.on_action_panel_highlight_changed
         self.query_one("#log", RichLog).border_title = "Log"
         # The log stays at its end when the panels above it change size (until scrolled).
         self.query_one("#log", RichLog).anchor()
@@ -537,6 +550,20 @@ class GameScreen(SizeGuard, Screen[None]):
 
     # ------------------------------------------------------------ keys
     def _hotkeys(self) -> dict[str, Any]:
+        # Asked for by every binding each time the footer's keys are checked: kept
+        # until the game changes (a table on a host has no version: worked out each time).
+        version = getattr(self.session, "version", None)
+        if version is None:
+            return self._work_out_hotkeys()
+        (state, actions), kept = version(), self._hotkeys_for
+        key = (actions, self._at_keyboard, self.session.read_only)
+        if kept is not None and kept[0] is state and kept[1] == key:
+            return kept[2]
+        hot = self._work_out_hotkeys()
+        self._hotkeys_for = (state, key, hot)
+        return hot
+
+    def _work_out_hotkeys(self) -> dict[str, Any]:
         prompt = self.session.prompt()
         if prompt is None or self.session.is_bot(prompt.seat) or self.session.read_only:
             return {}

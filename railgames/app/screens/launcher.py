@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
-from railgames.app.cards import launcher_cards
+from railgames.app.cards import GameCard, cached_cards, launcher_cards, placeholder_cards
 from railgames.app.screens.guard import SizeGuard
 from railgames.app.widgets.footer import KeyFooter
 
@@ -40,16 +40,52 @@ class LauncherScreen(SizeGuard, Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
+    # Where the cards are not in the cache, they are worked out after the first frame,
+    # in a thread, the list showing the titles meanwhile (None: so in a terminal, at
+    # once in a headless app, as tests run it).
+    CARDS_IN_BACKGROUND: bool | None = None
+
     def __init__(self) -> None:
         super().__init__()
         # Titles, facts and previews, without importing the games' rules (see cards.py).
-        self.games = launcher_cards()
+        self.games: list[GameCard] = cached_cards() or []
+        self.cards_pending = not self.games
+
+    def _cards_now(self) -> None:
+        """The cards, worked out here and now unless the first frame must not wait for them."""
+        if not self.cards_pending:
+            return
+        background = self.CARDS_IN_BACKGROUND
+        if background is None:
+            background = not self.app.is_headless
+        if background:
+            self.games = placeholder_cards()
+            # After the first frame is on the terminal: the thread would slow it down.
+            self.call_after_refresh(self.run_worker, self._work_out_cards, thread=True,
+                                    exclusive=True, group="cards")
+        else:
+            self.games = launcher_cards()
+            self.cards_pending = False
+
+    def _work_out_cards(self) -> None:
+        cards = launcher_cards()  # writes the cache for the next start
+        self.app.call_from_thread(self._cards_ready, cards)
+
+    def _cards_ready(self, cards: list[GameCard]) -> None:
+        self.games, self.cards_pending = cards, False
+        games = self.query_one("#game-list", OptionList)
+        index = games.highlighted or 0
+        for i, card in enumerate(cards):
+            if games.get_option_at_index(i).prompt != card.title:
+                games.replace_option_prompt_at_index(i, card.title)
+        self._show_details(index)
 
     @property
     def rapp(self) -> GameShell:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
+        self._cards_now()
         with Vertical(id="launcher"):
             yield Static(Text(TITLE.strip("\n"), style="bold"), id="title")
             yield Static("Railway board games for one shared keyboard.", id="subtitle")

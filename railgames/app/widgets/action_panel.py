@@ -8,7 +8,7 @@ sends the action to the rules layer.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 
 from railgames.app.gameui import Choice, GameUI, Highlight
 from railgames.app.widgets.amount import AmountBox
+from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.engine import Prompt
 
 
@@ -60,19 +61,20 @@ class ActionPanel(Vertical):
         self.choices: list[Choice] = []
         self.prefix: list[tuple[str, bool]] = []  # (key, skipped automatically)
         self.options: list[tuple[str, str, Any]] = []  # key, label, leaf action or None
+        self.highlight_listener: Callable[[ActionPanel.HighlightChanged], None] | None = None
 
     def compose(self) -> Any:
-        yield Static(id="ap-title")
-        yield Static(id="ap-context")
+        yield QuietStatic(id="ap-title")
+        yield QuietStatic(id="ap-context")
         with Horizontal(id="ap-amount-row"):
             yield StepButton("−", id="ap-minus", compact=True)
             yield AmountBox(id="ap-amount")
             yield StepButton("+", id="ap-plus", compact=True)
             yield StepButton("OK", id="ap-ok", compact=True, variant="primary")
-        yield Static(id="ap-level")
+        yield QuietStatic(id="ap-level")
         yield OptionList(id="ap-options", compact=True)
-        yield Static(id="ap-hint")
-        yield Static(id="ap-reason")
+        yield QuietStatic(id="ap-hint")
+        yield QuietStatic(id="ap-reason")
 
     # ------------------------------------------------------------ showing a prompt
     def show_prompt(self, prompt: Prompt | None, state: Any, ui: GameUI, names: Sequence[str],
@@ -192,10 +194,22 @@ class ActionPanel(Vertical):
         return False
 
     def point_at(self, key: str) -> None:
-        """Move the list highlight to ``key`` (the board cursor is on that city)."""
+        """Move the list highlight to ``key`` (the board cursor is on that city).
+
+        With a ``highlight_listener`` (the game screen) the new highlight is handed to
+        it at once rather than in a message, so the board and the list change in the
+        same frame as the cursor.
+        """
         for i, (k, _, _) in enumerate(self.options):
             if k == key:
-                self.query_one("#ap-options", OptionList).highlighted = i
+                options = self.query_one("#ap-options", OptionList)
+                if options.highlighted == i:
+                    return
+                options.highlighted = i
+                listener = self.highlight_listener
+                if listener is not None and self.prompt is not None and self.ui is not None:
+                    hl = self.ui.highlight(self.state, self.prompt, self._keys(), key)
+                    listener(self.HighlightChanged(hl, self._board_level()))
 
     def _select(self, key: str, leaf: Any) -> None:
         if leaf is not None:

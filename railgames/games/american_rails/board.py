@@ -35,6 +35,7 @@ from textual.widgets import Static
 
 from railgames.app.palette import player_letters, player_style
 from railgames.app.widgets.board_base import CURSOR, STYLE, BoardBase, BoardPanel, Cell
+from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
 from railgames.games.american_rails.board_map import AmericanRailsMap
 from railgames.games.american_rails.rules import ACTION_TRACK, AmericanRailsRules
@@ -361,7 +362,7 @@ class AmericanRailsTrack(BoardPanel):
         return self.board.expanding if self.board is not None else None
 
     def compose(self) -> Any:
-        yield Static(id="ar-cursor")
+        yield QuietStatic(id="ar-cursor")
 
     def update_state(self, state: ARState) -> None:
         self.state = state

@@ -45,6 +45,7 @@ from railgames.app.widgets.graph_board import (
     LabelPlace,
     LinkPath,
 )
+from railgames.app.widgets.quiet import QuietStatic
 from railgames.games.new_england.board_map import NewEnglandMap
 from railgames.games.new_england.rules import NewEnglandRules
 from railgames.games.new_england.state import NEState
@@ -392,8 +393,8 @@ class NewEnglandSlots(BoardPanel):
         self.show_key = show_key
 
     def compose(self) -> Any:
-        yield Static(id="ne-slots")
-        yield Static(id="ne-cursor")
+        yield QuietStatic(id="ne-slots")
+        yield QuietStatic(id="ne-cursor")
 
     def update_state(self, state: NEState) -> None:
         self.state = state

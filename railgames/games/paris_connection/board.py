@@ -58,6 +58,7 @@ from railgames.app.widgets.board_base import (
     blank_safe,
 )
 from railgames.app.widgets.hex_layout import CompactHexLayout
+from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
 from railgames.games.paris_connection.rules import ParisConnectionRules
 from railgames.games.paris_connection.state import PCState
@@ -322,9 +323,9 @@ class ParisConnectionTrack(BoardPanel):
     state: PCState | None
 
     def compose(self) -> Any:
-        yield Static(id="pc-values")
-        yield Static(id="pc-supply")
-        yield Static(id="pc-cursor")
+        yield QuietStatic(id="pc-values")
+        yield QuietStatic(id="pc-supply")
+        yield QuietStatic(id="pc-cursor")
 
     def update_state(self, state: PCState) -> None:
         self.state = state

@@ -38,6 +38,7 @@ from textual.widgets import Static
 from railgames.app.palette import player_letters, player_style
 from railgames.app.widgets.board_base import CURSOR, STYLE, BoardBase, BoardPanel, Cell
 from railgames.app.widgets.hex_layout import HexLayout, hex_id
+from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
 from railgames.games.railways_of_the_world.board_map import GRAY
 from railgames.games.railways_of_the_world.rules import RailwaysOfTheWorldRules, money
@@ -258,8 +259,8 @@ class RotwTrack(BoardPanel):
     state: RotwState | None
 
     def compose(self) -> Any:
-        yield Static(id="rotw-markers")
-        yield Static(id="rotw-cursor")
+        yield QuietStatic(id="rotw-markers")
+        yield QuietStatic(id="rotw-cursor")
 
     def update_state(self, state: RotwState) -> None:
         self.state = state

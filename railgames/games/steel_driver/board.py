@@ -47,6 +47,7 @@ from railgames.app.widgets.graph_board import (
     LinkPath,
     line_direction,
 )
+from railgames.app.widgets.quiet import QuietStatic
 from railgames.games.steel_driver.board_map import SteelDriverMap
 from railgames.games.steel_driver.rules import (
     TRANSCONTINENTAL_BUILDER,
@@ -433,8 +434,8 @@ class SteelDriverCompanies(BoardPanel):
     state: SDState | None
 
     def compose(self) -> Any:
-        yield Static(id="sd-order")
-        yield Static(id="sd-cursor")
+        yield QuietStatic(id="sd-order")
+        yield QuietStatic(id="sd-cursor")
 
     def update_state(self, state: SDState) -> None:
         self.state = state

@@ -1,0 +1,362 @@
+"""Screen updates that write only the cells the terminal does not show already.
+
+Textual repaints whole widgets, or whole lines of them: a moving cursor on the
+board, a panel whose height changes, a new screen over the game all send every
+cell of what was repainted, though most of those cells are what the terminal
+shows already. Over a slow link (play over SSH) that is most of the bytes.
+
+``ScreenDiff`` keeps a copy of what the terminal shows, cell by cell (character
+and style). Each update from Textual's compositor, partial or full, is compared
+with it; only runs of cells that differ are written, each after a cursor move,
+two runs close together as one. What the terminal ends up showing is exactly
+what Textual meant to show.
+
+The copy is forgotten (every cell unknown, so the next update is written in
+full) when the terminal's size changes or the app comes back from a suspend.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.cells import _is_single_cell_widths, get_character_cell_size
+from rich.color import ColorSystem
+from rich.console import Console
+from rich.style import Style
+from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
+from textual.strip import Strip
+
+# A band of whole rows at least this tall is scrolled on the terminal, or shifted
+# sideways, when it shows what was there a few rows or columns away.
+MIN_BAND = 4
+SHIFT_EDGE = 3  # columns at the right edge left out when matching a sideways shift
+PIECE = 16  # the length of the pieces of a row looked for in the rows above and below
+
+# A run of unchanged cells at most this long between two changed ones is written
+# again rather than skipped with a cursor move (which costs about as many bytes).
+JOIN_GAP = 6
+
+# Each row is kept as three lists, one entry per cell: the character, a key of
+# what the terminal shows of its style (SGR codes and any link, so styles that
+# differ only in what never reaches the terminal, such as mouse metadata, count as
+# the same; on a blank, only what shows on a blank), and the style itself. A wide
+# character's second cell has the character "" (the first draws it).
+UNKNOWN = "\0"  # a cell whose content is not known: never equal to a new one
+
+Row = tuple[list[str], list[object], list[Style | None]]  # characters, keys, styles
+
+_KEYS: dict[Style, tuple[object, object]] = {}
+
+
+def _keys(style: Style | None, color_system: ColorSystem) -> tuple[object, object]:
+    """(key on a character, key on a blank) of a style."""
+    if style is None:
+        return "", ""
+    keys = _KEYS.get(style)
+    if keys is None:
+        ansi = style._ansi
+        if ansi is None:
+            ansi = Strip.render_ansi(style, color_system)
+        key: object = (ansi, style._link) if style._link else ansi
+        if style.reverse or style.underline or style.strike or style.overline or style.underline2:
+            blank = key
+        else:
+            bg = Style(bgcolor=style.bgcolor)
+            blank = Strip.render_ansi(bg, color_system) if style.bgcolor else ""
+        if len(_KEYS) > 4096:
+            _KEYS.clear()
+        keys = _KEYS[style] = (key, blank)
+    return keys
+
+
+def line_cells(strips: Iterable[Strip], color_system: ColorSystem
+               ) -> tuple[list[str], list[object], list[Style | None]]:
+    """The characters, keys and styles of a line's cells, in order."""
+    chars: list[str] = []
+    keys: list[object] = []
+    styles: list[Style | None] = []
+    for strip in strips:
+        for text, style, control in strip:
+            if control or not text:
+                continue
+            key, blank = _keys(style, color_system)
+            if text.isascii() or _is_single_cell_widths(text):
+                n = len(text)
+                chars.extend(text)
+                if key == blank or " " not in text:
+                    keys.extend([key] * n)
+                else:
+                    keys.extend([blank if ch == " " else key for ch in text])
+                styles.extend([style] * n)
+                continue
+            for ch in text:
+                width = get_character_cell_size(ch)
+                if width == 0 and chars:  # a combining mark joins the character before it
+                    chars[-1] += ch
+                    continue
+                chars.append(ch)
+                keys.append(blank if ch == " " else key)
+                styles.append(style)
+                if width == 2:
+                    chars.append("")
+                    keys.append(key)
+                    styles.append(style)
+    return chars, keys, styles
+
+
+class ScreenDiff:
+    """What the terminal shows; turns compositor updates into the bytes that change it."""
+
+    def __init__(self) -> None:
+        self.width = 0
+        self.height = 0
+        self.chars: list[list[str]] = []
+        self.keys: list[list[object]] = []
+        self.styles: list[list[Style | None]] = []
+
+    def forget(self) -> None:
+        """The terminal may show anything now: write the next update in full."""
+        self.chars = [[UNKNOWN] * self.width for _ in range(self.height)]
+        self.keys = [[None] * self.width for _ in range(self.height)]
+        self.styles = [[None] * self.width for _ in range(self.height)]
+
+    def resize(self, width: int, height: int) -> None:
+        if (width, height) != (self.width, self.height):
+            self.width, self.height = width, height
+            self.forget()
+
+    # ------------------------------------------------------------ updates
+    def lines_of(self, update: CompositorUpdate) -> list[tuple[int, int, list[Strip]]] | None:
+        """(y, x, strips side by side from x) for each line an update paints; None if unknown."""
+        if isinstance(update, LayoutUpdate):
+            x = update.region.x
+            return [(y, x, list(line)) for y, line in enumerate(update.strips, update.region.y)]
+        if isinstance(update, ChopsUpdate):
+            out: list[tuple[int, int, list[Strip]]] = []
+            chops, chop_ends = update.chops, update.chop_ends
+            for y, x1, x2 in update.spans:
+                for end, (x, strip) in zip(chop_ends[y], chops[y].items(), strict=False):
+                    if strip is None or x >= x2 or end <= x1:
+                        continue
+                    # As Textual writes it: the chop from its start to the end of the span.
+                    stop = min(end, x2)
+                    if stop < end:
+                        strip = strip.crop(0, stop - x)
+                    out.append((y, x, [strip]))
+            return out
+        return None
+
+    def render(self, update: CompositorUpdate, console: Console) -> str:
+        """The bytes that make the terminal show what ``update`` paints."""
+        lines = self.lines_of(update)
+        if lines is None:
+            self.forget()
+            return update.render_segments(console)
+        color_system = console._color_system or ColorSystem.TRUECOLOR
+        out: list[str] = []
+        painted = [(y, x, *line_cells(strips, color_system))
+                   for y, x, strips in lines if 0 <= y < self.height]
+        full = self._full_rows(painted)
+        if len(full) >= MIN_BAND:
+            moved = self._scroll_rows(out, full) | self._shift_columns(out, full)
+            for y in sorted(moved):
+                # What the update does not paint of a moved row moved with it: written
+                # back as it was (and the painted cells as they are now).
+                chars, keys, styles = full[y]
+                self._write_line(out, y, 0, chars, keys, styles, color_system)
+        for y, x, chars, keys, styles in painted:
+            self._write_line(out, y, x, chars, keys, styles, color_system)
+        return "".join(out)
+
+    # ------------------------------------------------------------ moving what is there
+    def _full_rows(self, painted: list[Any]) -> dict[int, Row]:
+        """The rows this update paints (most of) as they will be, edge to edge:
+        what it paints over what the terminal shows. Rows with cells unknown left out."""
+        width = self.width
+        parts: dict[int, list[Any]] = {}
+        for y, x, chars, keys, styles in painted:
+            parts.setdefault(y, []).append((x, chars, keys, styles))
+        full: dict[int, Row] = {}
+        for y, pieces in parts.items():
+            if sum(len(p[1]) for p in pieces) < width * 3 // 4:
+                continue
+            chars, keys, styles = self.chars[y][:], self.keys[y][:], self.styles[y][:]
+            for x, c, k, st in pieces:
+                end = min(width, x + len(c))
+                if end > x:
+                    chars[x:end], keys[x:end], styles[x:end] = c[:end - x], k[:end - x], st[:end - x]
+            if UNKNOWN not in chars:
+                full[y] = (chars, keys, styles)
+        return full
+
+    def _scroll_rows(self, out: list[str], full: dict[int, Row]) -> set[int]:
+        """Where a band of whole rows shows what the terminal has a few rows higher or
+        lower, scroll that band on the terminal (a scrolling region) rather than write
+        it again: the board moving up or down under a narrow screen. Returns the rows moved."""
+        moved: set[int] = set()
+        for top, bottom in _bands(sorted(full)):
+            height = bottom - top + 1
+            if height < MIN_BAND:
+                continue
+            # Each new row votes for the rows higher or lower that hold a piece of it
+            # (the view may have moved sideways too: that is shifted afterwards).
+            width = self.width
+            old_text = {y: "".join(self.chars[y]) for y in range(top, bottom + 1)}
+            old_text = {y: t for y, t in old_text.items()
+                        if len(t) == width and UNKNOWN not in t}
+            votes: dict[int, int] = {}
+            for y in range(top, bottom + 1):
+                text = "".join(full[y][0])
+                if len(text) != width:
+                    continue
+                found: set[int] = set()
+                for start in (width // 6, width // 2):
+                    piece = text[start:start + PIECE]
+                    if len(piece.replace(" ", "").replace("·", "")) < PIECE // 3:
+                        continue  # blank or dotted: it would be found anywhere
+                    found.update(old_y - y for old_y, old in old_text.items()
+                                 if old_y != y and piece in old)
+                for shift in found:
+                    votes[shift] = votes.get(shift, 0) + 1
+            if not votes:
+                continue
+            shift, count = max(votes.items(), key=lambda kv: (kv[1], -abs(kv[0])))
+            if count < max(3, height * 2 // 5) or abs(shift) >= height:
+                continue
+            out.append(f"\x1b[{top + 1};{bottom + 1}r")
+            if shift > 0:  # what was lower comes up: line feeds at the bottom margin
+                out.append(f"\x1b[{bottom + 1};1H" + "\n" * shift)
+            else:  # reverse index at the top margin
+                out.append(f"\x1b[{top + 1};1H" + "\x1bM" * -shift)
+            out.append("\x1b[r")
+            for rows in (self.chars, self.keys, self.styles):
+                band = rows[top:bottom + 1]
+                fill = UNKNOWN if rows is self.chars else None
+                blank = [[fill] * self.width for _ in range(abs(shift))]
+                rows[top:bottom + 1] = (band[shift:] + blank if shift > 0
+                                        else blank + band[:shift])
+            moved.update(range(top, bottom + 1))
+        return moved
+
+    def _shift_columns(self, out: list[str], full: dict[int, Row]) -> set[int]:
+        """Where whole rows show what the terminal has a few columns to the left or right,
+        shift those rows (delete or insert characters) rather than write them again: the
+        board moving sideways under a narrow screen. Returns the rows moved."""
+        width = self.width
+        edge = SHIFT_EDGE  # columns at the right (a scroll bar) that need not match
+        changed = [y for y in sorted(full) if full[y][0] != self.chars[y]
+                   and "" not in self.chars[y] and "" not in full[y][0]
+                   and any(ch != " " for ch in full[y][0])]
+        if len(changed) < MIN_BAND:
+            return set()
+        span = width - edge
+
+        def moved(y: int, d: int) -> bool:
+            """Whether row y's new content is the old moved left by d (right if d < 0)."""
+            chars, keys, _ = full[y]
+            old_chars, old_keys = self.chars[y], self.keys[y]
+            if d > 0:
+                return (chars[:span - d] == old_chars[d:span]
+                        and keys[:span - d] == old_keys[d:span])
+            return chars[-d:span] == old_chars[:span + d] and keys[-d:span] == old_keys[:span + d]
+
+        sample = changed[:3]
+        shift = next((d for step in range(1, span // 2)
+                      for d in (step, -step) if all(moved(y, d) for y in sample)), 0)
+        if not shift:
+            return set()
+        rows = [y for y in changed if moved(y, shift)]
+        if len(rows) < max(MIN_BAND, len(changed) // 2):
+            return set()
+        n = abs(shift)
+        code = "P" if shift > 0 else "@"  # delete or insert characters at the left edge
+        for y in rows:
+            out.append(f"\x1b[{y + 1};1H\x1b[{n}{code}")
+            for line in (self.chars, self.keys, self.styles):
+                row = line[y]
+                fill = UNKNOWN if line is self.chars else None
+                line[y] = row[n:] + [fill] * n if shift > 0 else [fill] * n + row[:-n]
+        return set(rows)
+
+    def _write_line(self, out: list[str], y: int, x: int, chars: list[str], keys: list[object],
+                    styles: list[Style | None], color_system: ColorSystem) -> None:
+        row_chars, row_keys, row_styles = self.chars[y], self.keys[y], self.styles[y]
+        width = self.width
+        stop = min(x + len(chars), width)
+        if stop <= x:
+            return
+        n = stop - x
+        if len(chars) > n:
+            chars, keys, styles = chars[:n], keys[:n], styles[:n]
+        if row_chars[x:stop] == chars and row_keys[x:stop] == keys:
+            return  # the terminal shows this already
+        # Runs of cells [start, end) that differ from the terminal.
+        runs: list[list[int]] = []
+        for i, (ch, key, old_ch, old_key) in enumerate(
+                zip(chars, keys, row_chars[x:stop], row_keys[x:stop], strict=True)):
+            if ch == old_ch and key == old_key:
+                continue
+            col = x + i
+            if runs and col - runs[-1][1] <= JOIN_GAP:
+                runs[-1][1] = col + 1
+            else:
+                runs.append([col, col + 1])
+        render = Strip.render_style
+        for start, end in runs:
+            # Never start or end inside a wide character.
+            while start > x and chars[start - x] == "":
+                start -= 1
+            while end < stop and chars[end - x] == "":
+                end += 1
+            # A wide character half overwritten is blanked by the terminal: what
+            # shows beside the run is not known for sure any more.
+            if start > 0 and _wide(row_chars[start - 1]) and row_chars[start] == "":
+                row_chars[start - 1] = UNKNOWN
+            if end < width and row_chars[end] == "" and _wide(row_chars[end - 1]):
+                row_chars[end] = UNKNOWN
+            i0, i1 = start - x, end - x
+            row_chars[start:end] = chars[i0:i1]
+            row_keys[start:end] = keys[i0:i1]
+            row_styles[start:end] = styles[i0:i1]
+            out.append(f"\x1b[{y + 1};{start + 1}H")
+            group: list[str] = []
+            group_key: object = None  # what the group's style shows on a character
+            group_blank: object = None  # and on a blank
+            group_style: Style | None = None
+            for i in range(i0, i1):
+                ch = chars[i]
+                style = styles[i]
+                if group:
+                    if style is group_style:
+                        group.append(ch)
+                        continue
+                    key, blank = _keys(style, color_system)
+                    if (ch == " " and blank == group_blank) or (ch != " " and key == group_key):
+                        group.append(ch)  # looks the same in the group's style
+                        continue
+                    text = "".join(group)
+                    out.append(render(group_style, text, color_system) if group_style else text)
+                    group = []
+                group_style = style
+                group_key, group_blank = _keys(style, color_system)
+                group.append(ch)
+            if group:
+                text = "".join(group)
+                out.append(render(group_style, text, color_system) if group_style else text)
+
+
+def _bands(ys: list[int]) -> list[tuple[int, int]]:
+    """Runs of consecutive numbers in ``ys`` (sorted), as (first, last)."""
+    bands: list[tuple[int, int]] = []
+    for y in ys:
+        if bands and bands[-1][1] == y - 1:
+            bands[-1] = (bands[-1][0], y)
+        else:
+            bands.append((y, y))
+    return bands
+
+
+def _wide(ch: str) -> bool:
+    """Whether ``ch`` is (the start of) a wide character."""
+    return bool(ch) and ch != UNKNOWN and get_character_cell_size(ch[0]) == 2
