@@ -3,8 +3,8 @@
 Sessions sit three to a Paris Connection table (``--per-table 1``: each alone
 with two bots, which move every second). Each moves the board cursor about once
 a second and takes its turn when it comes (the first build offered, one hex,
-end). The key-to-echo latency is the time from sending an arrow key to the
-first output naming the cursor's new place; a key that gets no such echo in
+end). The key-to-echo latency is the time from sending an arrow key until the
+emulated screen names the cursor's new place; a key that gets no such echo in
 3 s (it went to the list of choices during the session's turn) is counted as
 ``no_echo``, not timed.
 
@@ -43,7 +43,7 @@ TARGET_P95 = 0.100  # seconds, at 20 sessions
 MIN_KEYS = 20  # timed keys a step needs before its p95 counts
 SHIFT_TAB = "\x1b[Z"
 CTRL_S = "\x13"
-CURSOR = re.compile(rb"Cursor (\d+,\d+)")
+CURSOR = re.compile(r"Cursor (\d+,\d+)")
 
 
 def rss_of_tree(pid: int) -> tuple[int, int, int]:
@@ -131,7 +131,7 @@ class Player:
         self.latencies: list[float] = []
         self.missed = 0  # keys with no echo within 3 s
         self.lost = False
-        self.place = b""
+        self.place = ""
 
     async def sit_down(self, humans: int = 1, code: str | None = None) -> str:
         """Host a table (``code`` None) for ``humans`` people, or join table ``code``."""
@@ -161,8 +161,9 @@ class Player:
         t = self.term
         await t.wait_for("Paris Connection · turn", 120)
         found = await t.wait_for(r"Cursor (\d+,\d+)", 60)
-        self.place = found.group(1).encode()
-        t.emulate = False  # from here on the raw output is read (see key_to_echo)
+        self.place = found.group(1)
+        # The screen stays emulated: the app writes only the cells that change, so a
+        # cursor move may send "3" where the line now reads "Cursor 13,5".
 
     def my_turn(self) -> bool:
         """Is this session's seat to move? (Read from the host's saved tables.)"""
@@ -181,9 +182,9 @@ class Player:
         sent = time.perf_counter()
         t.press(key)
         while time.perf_counter() - sent < 3.0:
-            places = CURSOR.findall(bytes(t.raw))
-            if places and places[-1] != self.place:
-                self.place = places[-1]
+            found = CURSOR.search(t.text())
+            if found and found.group(1) != self.place:
+                self.place = found.group(1)
                 return time.perf_counter() - sent
             t.changed.clear()
             try:

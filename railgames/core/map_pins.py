@@ -38,7 +38,7 @@ DIGEST_LENGTH = 16  # hex characters: 64 bits tell the versions of one map apart
 
 # Fields that only say how a map is drawn. A new field is counted in the digest
 # unless it is named here: a change the rules might read is never missed.
-DRAWING_FIELDS = frozenset({"grid", "title"})
+DRAWING_FIELDS = frozenset({"grid", "title", "spaced_rows"})
 DRAWING_CITY_FIELDS = frozenset({"label"})
 DRAWING_LINK_FIELDS = frozenset({"via"})
 

@@ -99,7 +99,7 @@ class GameScreen(SizeGuard, Screen[None]):
         if self.remote:
             self._at_keyboard = session.seat  # type: ignore[attr-defined]
         self._log_viewer: int | None = None
-        self._choice_level: tuple[int, tuple[str, ...]] | None = None  # prompt, keys so far
+        self._choice_level: tuple[Any, tuple[str, ...]] | None = None  # prompt, keys so far
         self._players_shown: RenderOnce | None = None
         self._hotkeys_for: tuple[Any, Any, dict[str, Any]] | None = None
         # A game opened after it ended shows its final board and log (scores on `g`).
@@ -501,8 +501,11 @@ class GameScreen(SizeGuard, Screen[None]):
         self.refresh_bindings()  # Esc (back) comes and goes with the levels of the choice
         if not event.board_level:
             return
-        level = (id(self.panel.prompt), tuple(k for k, _ in self.panel.prefix))
-        same_level, self._choice_level = level == self._choice_level, level
+        # The prompt object itself is kept (not its id, which a new prompt may reuse).
+        prompt, prefix = self.panel.prompt, tuple(k for k, _ in self.panel.prefix)
+        last = self._choice_level
+        same_level = last is not None and last[0] is prompt and last[1] == prefix
+        self._choice_level = (prompt, prefix)
         options: Any = self.panel.query_one("#ap-options")
         if same_level and options.has_focus:
             # The player walks the list (after Tab): the board cursor follows it there.
