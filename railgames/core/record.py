@@ -212,24 +212,31 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
         raise RecordError(f"{source}: {describe_validation_error(exc)}") from None
 
 
-def load_record(path: str | Path) -> GameRecord:
-    path = Path(path)
+def read_capped_text(path: Path, limit: int, what: str) -> str:
+    """A file's UTF-8 text, refused (one line naming it) if over ``limit`` bytes or unreadable.
+
+    ``what`` names the kind of file in the messages: "a saved game", "a table"."""
     try:
         with path.open("rb") as handle:
             size = os.fstat(handle.fileno()).st_size
-            if size > MAX_RECORD_BYTES:  # refused before a byte of it is read
-                raise RecordError(f"{path}: too large for a saved game ({size:,} bytes; "
-                                  f"at most {MAX_RECORD_BYTES:,})")
-            data = handle.read(MAX_RECORD_BYTES + 1)
-        text = data.decode("utf-8")
+            if size > limit:  # refused before a byte of it is read
+                raise RecordError(f"{path}: too large for {what} ({size:,} bytes; "
+                                  f"at most {limit:,})")
+            data = handle.read(limit + 1)
+        return data.decode("utf-8")
     except FileNotFoundError:
         raise RecordError(f"{path}: no such file") from None
     except IsADirectoryError:
-        raise RecordError(f"{path}: is a folder, not a saved game") from None
+        raise RecordError(f"{path}: is a folder, not {what}") from None
     except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a saved game (not UTF-8 text)") from None
+        raise RecordError(f"{path}: not {what} (not UTF-8 text)") from None
     except OSError as exc:
         raise RecordError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
+def load_record(path: str | Path) -> GameRecord:
+    path = Path(path)
+    text = read_capped_text(path, MAX_RECORD_BYTES, "a saved game")
     return parse_record(text, str(path))
 
 

@@ -10,7 +10,6 @@ because the host wrote it: a file may be damaged, truncated or edited by hand.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -30,6 +29,7 @@ from railgames.core.record import (
     _Refused,
     describe_validation_error,
     parse_record,
+    read_capped_text,
 )
 
 TABLE_FORMAT = 1
@@ -63,18 +63,7 @@ class TableFile(BaseModel):
 
 
 def _read_text(path: Path) -> str:
-    try:
-        with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > MAX_TABLE_BYTES:  # refused before a byte of it is read
-                raise RecordError(f"{path}: too large for a table ({size:,} bytes; "
-                                  f"at most {MAX_TABLE_BYTES:,})")
-            data = handle.read(MAX_TABLE_BYTES + 1)
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a table (not UTF-8 text)") from None
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    return read_capped_text(path, MAX_TABLE_BYTES, "a table")
 
 
 def parse_table(text: str, source: str,
