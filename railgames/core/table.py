@@ -66,7 +66,41 @@ class Table(Protocol):
     def changes(self, mark: Any) -> Change: ...
 
 
-class Recording:
+class TurnIndex:
+    """Moving through a game step by step, and finding its turns: what a recording
+    and a remote history share. Each sets ``position``, ``length`` and ``_turns`` (the
+    turn at each position) and defines ``seek``."""
+
+    position: int
+    length: int
+    _turns: list[int]
+
+    def seek(self, position: int) -> None:
+        raise NotImplementedError
+
+    def step(self, delta: int = 1) -> None:
+        self.seek(self.position + delta)
+
+    def turn_at(self, position: int) -> int:
+        return self._turns[position]
+
+    def position_of_turn(self, turn: int) -> int | None:
+        """The first position at which ``turn`` has begun, or None if the game never reaches it."""
+        for position, t in enumerate(self._turns):
+            if t >= turn:
+                return position
+        return None
+
+    @property
+    def last_turn(self) -> int:
+        return self._turns[-1]
+
+    @property
+    def at_end(self) -> bool:
+        return self.position >= self.length
+
+
+class Recording(TurnIndex):
     """A finished or unfinished record, stepped forward and back; nothing can be played.
 
     ``position`` is the number of the record's actions applied (0 = just after
@@ -137,27 +171,6 @@ class Recording:
         while self.position < position:
             self._game.apply(self._actions[self.position])
             self.position += 1
-
-    def step(self, delta: int = 1) -> None:
-        self.seek(self.position + delta)
-
-    def turn_at(self, position: int) -> int:
-        return self._turns[position]
-
-    def position_of_turn(self, turn: int) -> int | None:
-        """The first position at which ``turn`` has begun, or None if the game never reaches it."""
-        for position, t in enumerate(self._turns):
-            if t >= turn:
-                return position
-        return None
-
-    @property
-    def last_turn(self) -> int:
-        return self._turns[-1]
-
-    @property
-    def at_end(self) -> bool:
-        return self.position >= self.length
 
     @property
     def game(self) -> Game:

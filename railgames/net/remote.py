@@ -23,7 +23,7 @@ from typing import Any
 
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 from railgames.core.events import Event
-from railgames.core.table import Change
+from railgames.core.table import Change, TurnIndex
 from railgames.net.protocol import MAX_PUSH, ProtocolError, decode, encode, unpack
 
 TABLES_ENV = "RAILGAMES_TABLES"
@@ -299,7 +299,7 @@ class RemoteSeat:
             pass
 
 
-class RemoteHistory:
+class RemoteHistory(TurnIndex):
     """The History of a game at a host's table, for one seat: a read-only recording.
 
     The host replays the game and keeps the recording; this side holds the events
@@ -348,26 +348,6 @@ class RemoteHistory:
         if position not in self._seen:
             position = self._take(self.link.request({"op": "history_at", "position": position}))
         self.position = position
-
-    def step(self, delta: int = 1) -> None:
-        self.seek(self.position + delta)
-
-    def turn_at(self, position: int) -> int:
-        return self._turns[position]
-
-    def position_of_turn(self, turn: int) -> int | None:
-        for position, t in enumerate(self._turns):
-            if t >= turn:
-                return position
-        return None
-
-    @property
-    def last_turn(self) -> int:
-        return self._turns[-1]
-
-    @property
-    def at_end(self) -> bool:
-        return self.position >= self.length
 
     # --- what the viewer reads (the Table interface, read-only)
     @property
