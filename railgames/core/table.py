@@ -69,7 +69,7 @@ class Table(Protocol):
 class TurnIndex:
     """Moving through a game step by step, and finding its turns: what a recording
     and a remote history share. Each sets ``position``, ``length`` and ``_turns`` (the
-    turn at each position) and defines ``seek``."""
+    turn at each position) and defines ``seek`` and ``events_between``."""
 
     position: int
     length: int
@@ -77,6 +77,18 @@ class TurnIndex:
 
     def seek(self, position: int) -> None:
         raise NotImplementedError
+
+    def events_between(self, start: int, end: int) -> list[Event]:
+        raise NotImplementedError
+
+    # What a screen drew is the position it drew; a step back redraws it whole.
+    def mark(self) -> int:
+        return self.position
+
+    def changes(self, mark: int) -> Change:
+        if mark > self.position:
+            return Change(full=True)
+        return Change(full=False, events=tuple(self.events_between(mark, self.position)))
 
     def step(self, delta: int = 1) -> None:
         self.seek(self.position + delta)
@@ -226,10 +238,3 @@ class Recording(TurnIndex):
     def undo(self, seat: int) -> None:
         raise IllegalAction("this is a recording: step back with \u2190 instead")
 
-    def mark(self) -> int:
-        return self.position
-
-    def changes(self, mark: int) -> Change:
-        if mark > self.position:
-            return Change(full=True)
-        return Change(full=False, events=tuple(self.events_between(mark, self.position)))

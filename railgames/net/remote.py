@@ -382,10 +382,3 @@ class RemoteHistory(TurnIndex):
     def undo(self, seat: int) -> None:
         raise IllegalAction("this is the game's history: step back with \u2190 instead")
 
-    def mark(self) -> int:
-        return self.position
-
-    def changes(self, mark: int) -> Change:
-        if mark > self.position:
-            return Change(full=True)
-        return Change(full=False, events=tuple(self.events_between(mark, self.position)))
