@@ -20,27 +20,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from railgames.core.bots import Bot
+from railgames.core.bots import Bot, die_with_parent, think
 from railgames.core.engine import Prompt
-
-
-def _die_with_parent(parent: int) -> None:
-    """In the worker: end when the app ends, even if it is killed outright (Linux)."""
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        return  # not Linux: the app's own shutdown ends its worker
-    if os.getppid() != parent:
-        os._exit(0)
-
-
-def think(bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
-    """The bot's choice, and the bot as it is afterwards (its random source moved on)."""
-    return bot.choose(ruleset, view, prompt), bot
 
 
 class BotWorker:
@@ -59,7 +40,7 @@ class BotWorker:
         try:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=_die_with_parent, initargs=(os.getpid(),))
+                                                 initializer=die_with_parent, initargs=(os.getpid(),))
             future = self._pool.submit(think, bot, ruleset, view, prompt)
         finally:
             sys.stdout, sys.stderr = out, err

@@ -7,6 +7,7 @@ separately from the game's, so their choices never disturb the game's dice.
 
 from __future__ import annotations
 
+import os
 import random
 from typing import Any, Protocol
 
@@ -64,3 +65,28 @@ def make_bot(kind: str, ruleset: Ruleset[Any], seed: int) -> Bot:
         raise ValueError(f"{ruleset.title} has no bot of kind '{kind}' (bots: {known})")
     bot: Bot = makers[kind](seed)
     return bot
+
+
+# --- bots that think in a worker process (the app's and the host's)
+
+def think(bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
+    """A bot's choice, and the bot as it is afterwards (its random source moved on)."""
+    return bot.choose(ruleset, view, prompt), bot
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker process: end when its parent ends, even if that is killed outright (Linux).
+
+    Without this a worker whose parent was killed stays behind for good.
+    """
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_set_pdeathsig = 1
+        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
+    except (OSError, AttributeError):
+        return  # not Linux: the parent's own shutdown ends its workers
+    if os.getppid() != parent:  # the parent was gone before the line above ran
+        os._exit(0)

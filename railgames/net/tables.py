@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from railgames.core.bots import Bot, make_bot
+from railgames.core.bots import Bot, die_with_parent, make_bot, think
 from railgames.core.engine import Game, Prompt
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError, RecordError
 from railgames.core.record import GameRecord, PlayerSpec
@@ -137,31 +137,8 @@ class Table:
         }
 
 
-def _die_with_host(host_pid: int) -> None:
-    """In a bot worker: end when the host ends, even if it is killed outright (Linux).
-
-    Without this a worker whose host was killed stays behind for good.
-    """
-    try:
-        import ctypes
-        import signal
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_set_pdeathsig = 1
-        libc.prctl(pr_set_pdeathsig, signal.SIGTERM)
-    except (OSError, AttributeError):
-        return  # not Linux: the host's own shutdown ends its workers
-    if os.getppid() != host_pid:  # the host was gone before the line above ran
-        os._exit(0)
-
-
 # The bots a table may seat (search thinks about 1 s a move; easy 0.3 s, hard 2 s).
 TABLE_BOTS = ("random", "greedy", "search", "search:easy", "search:hard")
-
-
-def think(bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
-    """A bot's choice, and the bot as it is afterwards (its random source moved on)."""
-    return bot.choose(ruleset, view, prompt), bot
 
 
 class TableService:
@@ -191,7 +168,7 @@ class TableService:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.bot_workers,
                                              mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=_die_with_host, initargs=(os.getpid(),))
+                                             initializer=die_with_parent, initargs=(os.getpid(),))
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._pool, think, bot, ruleset, view, prompt)
