@@ -33,13 +33,16 @@ from railgames.games.american_rails.actions import (
 )
 from railgames.games.american_rails.rules import (
     EXPAND_CUBES,
+    FIRST_YEAR,
     LAST_YEAR,
+    LOW_SUPPLY,
     AmericanRailsRules,
 )
 from railgames.games.american_rails.state import ARState, Step
 
 REACH = 0.4  # how much a city some hexes away counts, per dollar of its value, at one hex
 BID_SHARE = 0.6  # bid up to this part of what a share is expected to pay
+TYPICAL_ROUNDS = 5  # rounds a four-player game of greedy bots lasts, mostly (the supplies end it)
 
 
 class GreedyBot:
@@ -204,25 +207,65 @@ class AmericanRailsSearch(SearchHooks):
     """What the kernel's search needs to play American Rails.
 
     Nothing is hidden once the companies are drawn, so a determinization is a
-    copy. The evaluation: money, plus each share's part of its company's
-    income for every dividend still to come.
+    copy. The evaluation: money, plus each share's part of what its company
+    should still pay out. Two things make that estimate fit how games go: most
+    games end well before 1857, when the supplies run low, so the dividends
+    still to come are counted from how fast the supplies are being used; and
+    unsold shares will be sold, so a company's income is split over its unsold
+    shares too, and it grows while the company has cubes to lay. Checked against
+    the final scores of greedy games, this halves the error of the leads it
+    predicts (the old estimate, to 1857 and without dilution, was worse than
+    counting money alone).
     """
 
     score_scale = 10.0
     playout_depth = 12
+    GROWTH = 2  # income a company with cubes left adds in a round, on average
+
+    def dividends_left(self, state: ARState) -> float:
+        """Dividend phases expected before the end, this round's included."""
+        cap = LAST_YEAR - state.year + 1
+        if state.prep:
+            # Nothing used yet to judge the pace by: most games last five rounds.
+            return float(min(cap, TYPICAL_ROUNDS))
+        rules = self.rules
+        assert isinstance(rules, AmericanRailsRules)
+        played = state.phase / 3.0
+        done = state.year - FIRST_YEAR + played
+        supplies = [(c.cubes - 1 if c.on_map else c.supply, c.supply) for c in state.company_list()]
+        supplies.append((rules.map.development_markers, state.dev_supply))
+        times = []
+        for first, now in supplies:
+            if now <= LOW_SUPPLY:
+                times.append(0.0)
+                continue
+            rate = (first - now) / max(done, 0.5)
+            times.append((now - LOW_SUPPLY) / rate if rate > 0 else 99.0)
+        times.sort()
+        n = len(state.players)
+        until = times[n - 1] if len(times) >= n else 99.0
+        return max(1.0, min(float(cap), 0.5 + played + until))
 
     def evaluate(self, state: Any) -> list[float]:
-        rounds = LAST_YEAR - state.year + 1
+        rounds = self.dividends_left(state)
         held: dict[str, int] = {}
         for p in state.players:
             for cid, k in p.shares.items():
                 held[cid] = held.get(cid, 0) + k
+        worth: dict[str, float] = {}
+        for cid, k in held.items():
+            c = state.companies[cid]
+            if not k:
+                continue
+            grow = self.GROWTH if c.supply > LOW_SUPPLY else 0
+            paid = c.income * rounds + grow * rounds * (rounds - 1) / 2
+            worth[cid] = paid / (k + c.shares_left)
         out = []
         for p in state.players:
             value = float(p.money)
             for cid, k in p.shares.items():
-                if k and held.get(cid):
-                    value += k * state.companies[cid].income / held[cid] * rounds
+                if k and cid in worth:
+                    value += k * worth[cid]
             out.append(value)
         return out
 
