@@ -166,6 +166,29 @@ def test_paris_determinization_deals_the_unseen_by_public_counts() -> None:
         assert totals == {c: sum(p.shares.get(c, 0) for p in game.state.players) for c in ruleset.companies}
 
 
+def test_american_rails_evaluation_counts_dividends_to_the_expected_end() -> None:
+    """Low supplies bring the end near; unsold shares dilute a company's income."""
+    game = midgame("american-rails", None, 4, part=0.5)
+    ruleset = game.ruleset
+    hooks = ruleset.bot_makers()["search"](0)
+    state = copy.deepcopy(game.state)
+    assert not state.prep
+    left = hooks.dividends_left(state)
+    assert 1.0 <= left <= 1857 - state.year + 1
+    # Every supply down to its last cubes: this round's dividend is the last.
+    for c in state.company_list():
+        c.supply = min(c.supply, 1)
+    state.dev_supply = 0
+    assert hooks.dividends_left(state) == 1.0
+    # A company's worth to its holders falls when more of its shares are still to be sold.
+    state = copy.deepcopy(game.state)
+    seat, company = next((s, c) for s, p in enumerate(state.players) for c, k in p.shares.items()
+                         if k and state.companies[c].income)
+    before = hooks.evaluate(state)[seat]
+    state.companies[company].shares_left += 3
+    assert hooks.evaluate(state)[seat] < before
+
+
 def test_search_strengths_and_kinds() -> None:
     ruleset = load_ruleset("steel-driver")
     assert strength_of("search") == "normal"

@@ -244,6 +244,8 @@ class AmericanRailsSearch(SearchHooks):
         times.sort()
         n = len(state.players)
         until = times[n - 1] if len(times) >= n else 99.0
+        if until <= 0:
+            return 1.0  # enough supplies are low already: this round's dividend is the last
         return max(1.0, min(float(cap), 0.5 + played + until))
 
     def evaluate(self, state: Any) -> list[float]:
