@@ -221,7 +221,9 @@ def test_no_two_route_lines_cross(board: SteelDriverMap) -> None:
     def side(a: tuple[int, int], b: tuple[int, int], c: tuple[int, int]) -> int:
         return (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0])
 
-    segments = [(r, board.anchors[r.a], board.anchors[r.b]) for r in board.links]
+    # Each route as drawn: straight, or through its bend points.
+    segments = [(r, p, q) for r in board.links
+                for p, q in pairwise([board.anchors[r.a], *r.via, board.anchors[r.b]])]
     for i, (r1, p1, q1) in enumerate(segments):
         for r2, p2, q2 in segments[i + 1:]:
             if {r1.a, r1.b} & {r2.a, r2.b}:
