@@ -264,7 +264,8 @@ class AmericanRailsUI(GameUI):
         text.rstrip()
         return text
 
-    def board_extras(self) -> list[Any]:
+    def side_extras(self) -> list[Any]:
+        # The cursor line goes beside the map, which needs every row of a 40-row screen.
         from railgames.games.american_rails.board import AmericanRailsTrack
 
         return [AmericanRailsTrack(self.ruleset, id="ar-track-panel")]
