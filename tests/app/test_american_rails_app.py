@@ -151,6 +151,37 @@ async def test_expanding_shows_prices_on_the_board_and_the_income_change_before_
 
 
 @run_async
+async def test_a_hex_that_is_not_a_choice_gives_the_rules_reason() -> None:
+    from railgames.app.saves import saves_dir
+    from railgames.core.record import save_record
+    from railgames.games.american_rails.actions import PlaceCube
+
+    path = saves_dir() / "ar-refused.json"
+    save_record(expanding_record(), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        rules, state = screen.session.ruleset, screen.session.state
+        company = next(a for a in screen.session.prompt().choices if isinstance(a, PlaceCube)).company
+        await pilot.press("enter")  # the first company: its hexes light up
+        await pilot.pause()
+        board = screen.board
+        # A hex next to none of its cubes (not a city, so the board key is no city id).
+        far = next(h for h in rules.map.terrain if h not in rules.map.city_at
+                   and rules.placement_refusal(state, company, h) is not None
+                   and "not next to" in rules.placement_refusal(state, company, h))
+        board.move_cursor_to("{},{}".format(*rules.map.offset_of(far)))
+        before = len(actions_of(app))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(actions_of(app)) == before
+        shown = [n.message for n in app._notifications]
+        assert any("is not next to" in m and rules.company_name(company) in m for m in shown), shown
+
+
+@run_async
 async def test_at_80_by_24_the_choices_stay_in_view() -> None:
     from railgames.app.saves import saves_dir
     from railgames.core.record import save_record
