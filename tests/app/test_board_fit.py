@@ -135,3 +135,18 @@ async def _walk_the_board(game_id: str) -> list[str]:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_cursor_stays_in_view_at_80x24(game_id: str) -> None:
     assert not asyncio.run(_walk_the_board(game_id))
+
+
+def test_american_rails_wide_drawing_has_no_run_ins_either() -> None:
+    """American Rails draws its map two ways (the board takes the one that fits): the
+    test above sees the compact one; this one the roomy one."""
+    ruleset = load_ruleset("american-rails")
+    board = board_class("american-rails")(ruleset)
+    roomy = board.layouts[0]
+    board.use_layout(roomy)
+    assert board.layout_ is roomy and not roomy.compact
+    problems = _run_ins(board)
+    for state in _moments("american-rails"):
+        board.update_state(state)
+        problems += _run_ins(board)
+    assert not sorted(set(problems))
