@@ -47,7 +47,7 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Region, Size
 from textual.widgets import Static
 
-from railgames.app.palette import player_letters, player_style
+from railgames.app.palette import named, player_letters, player_style
 from railgames.app.widgets.board_base import CURSOR, STYLE, BoardBase, BoardPanel, Cell
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
@@ -61,20 +61,22 @@ from railgames.games.american_rails.rules import (
 from railgames.games.american_rails.state import ARState, Step
 
 TERRAIN_GLYPHS = {"plains": ".", "forest": "♣", "mountain": "▲"}
-TERRAIN_STYLES = {"plains": "dim", "forest": "green", "mountain": "yellow"}
+# Colours as the palette's RGB values, so a 16-colour terminal keeps their names
+# (the theme's own red would come out magenta there).
+TERRAIN_STYLES = {t: named(s) for t, s in {"plains": "dim", "forest": "green", "mountain": "yellow"}.items()}
 DEVELOPED_MARK = "^"
 NEVER_MARK = "■"
 VALUE_MARK = "/"
 
 # Company colour -> style of its cube chip (16 ANSI colours only).
-COMPANY_STYLES: dict[str, str] = {
+COMPANY_STYLES: dict[str, str] = {colour: named(style) for colour, style in {
     "white": "bold black on bright_white",
     "grey": "bold bright_white on bright_black",
     "green": "bold black on bright_green",
     "yellow": "bold black on bright_yellow",
     "red": "bold bright_white on red",
     "blue": "bold bright_white on blue",
-}
+}.items()}
 
 PLAIN = Style()
 # A place the current step lets the player choose (with its price while expanding).
@@ -325,7 +327,7 @@ class AmericanRailsBoard(BoardBase):
                 style = NEVER_CITY if city.never_develop else (DEVELOPED_CITY if developed else CITY)
             else:
                 text = city_mark(self.ruleset, state, city.id)
-                style = STYLE("bold bright_white" if developed else "bold")
+                style = STYLE(named("bold bright_white") if developed else "bold")
             if h in highlighted:
                 style = style + LEGAL
             return [(ch, style) for ch in text]
