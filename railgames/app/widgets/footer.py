@@ -91,7 +91,13 @@ class KeyFooter(Widget, can_focus=False):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Any) -> None:
-        if self.is_attached and screen is self.screen and self.hints() != self._drawn:
+        if self.is_attached and screen is self.screen:
+            self.sync()
+
+    def sync(self) -> None:
+        """Paint the line again if the keys that work have changed (a screen may call
+        this as soon as it knows, so that the footer changes in the same frame)."""
+        if self._drawn is not None and self.hints() != self._drawn:
             self.refresh()  # one line painted again; its size never changes
 
     # ------------------------------------------------------------ drawing
