@@ -75,11 +75,12 @@ CITY_STYLES = {colour: named(style) for colour, style in {
     "red": "bold bright_red", "yellow": "bold bright_yellow", "blue": "bold bright_blue",
     "black": "bold bright_white on black", "purple": "bold magenta", GRAY: "bold white",
 }.items()}
-# A city on the map: its letter as a chip of its colour (reverse video without colour).
+# A city on the map: its letter as a chip of its colour, in reverse video so that it
+# stays a chip with no colour at all (NO_COLOR keeps reverse video).
 CITY_CHIPS = {colour: named(style) for colour, style in {
-    "red": "bold black on bright_red", "yellow": "bold black on bright_yellow",
-    "blue": "bold bright_white on blue", "black": "bold bright_white on black",
-    "purple": "bold bright_white on magenta", GRAY: "bold black on white",
+    "red": "bold reverse bright_red on black", "yellow": "bold reverse bright_yellow on black",
+    "blue": "bold reverse bright_blue on black", "black": "bold reverse black on bright_white",
+    "purple": "bold reverse magenta on bright_white", GRAY: "bold reverse white on black",
 }.items()}
 CUBE_STYLES = {colour: named(style) for colour, style in {
     "red": "bold bright_red", "yellow": "bold bright_yellow", "blue": "bold bright_blue",
