@@ -332,7 +332,7 @@ class RotwBoard(BoardBase):
                     letter, pstyle = self._letter(state.links[i].owner)
                     tracks[h].append((letter, pstyle if state.links[i].complete
                                       else pstyle + UNDERLINE))
-        for h, (x, y) in lay.centre.items():
+        for h in lay.centre:
             if h in m.city_at:
                 self._draw_city(h, h in highlighted, chars, styles)
                 continue
