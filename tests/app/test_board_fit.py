@@ -17,6 +17,7 @@ from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec, save_record
 from railgames.core.simulate import bot_players, play_bot_game
 from railgames.games import load_ruleset
+from tests.app.driving import screen_text
 
 GAMES = ["new-england", "paris-connection", "steel-driver"]
 
@@ -218,3 +219,35 @@ async def _walk_rotw(map_id: str) -> list[str]:
 @pytest.mark.parametrize("map_id", ROTW_MAPS)
 def test_the_rotw_cursor_stays_in_view_at_80x24(map_id: str) -> None:
     assert not asyncio.run(_walk_rotw(map_id))
+
+
+async def _walk_rotw_list(map_id: str) -> list[str]:
+    """At 120x40, a long list of choices under the map walked down: each highlighted
+    choice is on screen (the first tile of a build offers a hundred hexes and more)."""
+    players = [SIX[0], PlayerSpec(name="Bob", kind="greedy"), PlayerSpec(name="Cat", kind="greedy")]
+    app = RailgamesApp(new_game={"game": ROTW, "players": players, "seed": 3, "map": map_id},
+                       bot_delay=0, handoff=False)
+    unseen = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")  # out of the auction
+        for _ in range(20):
+            await pilot.pause()
+        await pilot.press("enter")  # Build track, the first choice
+        await pilot.pause()
+        await pilot.press("tab")
+        await pilot.pause()
+        options = app.screen.panel.query_one("#ap-options")
+        assert options.has_focus and options.option_count > 20, options.option_count
+        for _ in range(20):
+            await pilot.press("down")
+            await pilot.pause()
+            label = str(options.get_option_at_index(options.highlighted).prompt)
+            if label not in screen_text(app):
+                unseen.append(label)
+    return unseen
+
+
+@pytest.mark.parametrize("map_id", ROTW_MAPS)
+def test_the_rotw_list_under_the_map_shows_its_highlighted_choice(map_id: str) -> None:
+    assert not asyncio.run(_walk_rotw_list(map_id))
