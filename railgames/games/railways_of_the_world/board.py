@@ -5,8 +5,9 @@ shifted half a hex to the right (pointy tops), so that the whole of the Eastern
 United States (23 hexes by 24 rows) is in view at 120x40 with the game's panels
 under it (see ``CompactHexLayout``)::
 
-     .   ~ │Rybk  A ─ A   ^ # ^
-       .   +Gg    B+  *   ^_  .
+       .   .   .   ~       .   .   A ─Bbk  ~   ~   x
+     .   ~   .   .  Rrbp A ─ A ─ A   .      Kry      ~
+       ~   .   .   .   ~   .   .   .   .  +G    ^_# ^
 
 Everything that carries meaning has a glyph or a letter as well as a colour, so
 the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
@@ -19,14 +20,16 @@ the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
 * ``#`` a ridge on the side between two hexes of a row; ``_`` (or an
   underline) a ridge on the side below it, between two rows
 * a player's letter in a hex: their track; ``─`` in their colour: the track
-  crosses the side between two hexes of a row; two letters: a crossing;
-  underlined: a link not finished yet
+  crosses the side between two hexes of a row (at the open end of a link:
+  the way it heads); two letters: a crossing; underlined: a link not
+  finished yet
 * ``+`` where the choice under way may go (a tile, a city); ``*`` the tile
   being laid, or the route of a delivery; reverse video: the cursor
 
 The full detail of the hex under the cursor (the city's name and cubes, the
 terrain and its cost, the ridges, whose links pass) is on the line under the
-board, and the map's legend is drawn in its sea where there is room.
+board, and the map's legend is drawn in its sea where there is room (else
+beside it).
 
 Hexes are named as the rules name them, ``"column,row"``; that string is the
 ``city`` the board's ``CityChosen`` and ``CursorMoved`` messages carry.
