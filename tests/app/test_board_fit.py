@@ -79,58 +79,6 @@ def _new_game(game_id: str, players: list[PlayerSpec]) -> RailgamesApp:
                         bot_delay=0, handoff=False)
 
 
-async def _board_in_view(app: Any, keys: list[str], size: tuple[int, int]) -> tuple[Any, Any]:
-    async with app.run_test(size=size) as pilot:
-        for key in keys:
-            await pilot.press(key)
-        await pilot.pause()
-        board = app.screen.query_one("#board")
-        return board.virtual_size, board.scrollable_content_region.size
-
-
-FIT_SCENES = ["board", "shipping", "pc_board", "sd_board", "sd_claim"]
-
-
-@pytest.mark.parametrize("scene", FIT_SCENES)
-def test_the_whole_map_is_in_view_at_120x40(scene: str, tmp_path: Path) -> None:
-    app, keys = scenes(tmp_path)[scene]()
-    needed, shown = asyncio.run(_board_in_view(app, keys, (120, 40)))
-    assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
-
-
-@pytest.mark.parametrize("game_id", [
-    "new-england", "paris-connection", "steel-driver"])
-def test_the_whole_map_is_in_view_at_120x40_with_six_players(game_id: str) -> None:
-    keys = ["enter"] if game_id == "paris-connection" else []
-    needed, shown = asyncio.run(_board_in_view(_new_game(game_id, SIX), keys, (120, 40)))
-    assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
-
-
-async def _walk_the_board(game_id: str) -> list[str]:
-    """Move the cursor all over the board at 80x24; where it left the view."""
-    app = _new_game(game_id, SIX[:3])
-    lost = []
-    async with app.run_test(size=(80, 24)) as pilot:
-        if game_id == "paris-connection":
-            await pilot.press("enter")
-        await pilot.pause()
-        board = app.screen.query_one("#board")
-        board.focus()
-        for direction, times in (("up", 12), ("left", 30), ("down", 30), ("right", 40),
-                                 ("up", 30), ("left", 15), ("down", 8)):
-            for _ in range(times):
-                await pilot.press(direction)
-                await pilot.pause()
-                view = Region(*board.scroll_offset, *board.scrollable_content_region.size)
-                if not view.contains_region(board.city_region(board.cursor_city)):
-                    lost.append(f"{direction} to {board.cursor_city}")
-    return lost
-
-
-@pytest.mark.parametrize("game_id", GAMES)
-def test_the_cursor_stays_in_view_at_80x24(game_id: str) -> None:
-    assert not asyncio.run(_walk_the_board(game_id))
-
 
 # ------------------------------------------------------------------- Railways of the World
 # Both boards, the Eastern United States (23 hexes by 24 rows, for 3 to 6 players) and
@@ -251,3 +199,56 @@ async def _walk_rotw_list(map_id: str) -> list[str]:
 @pytest.mark.parametrize("map_id", ROTW_MAPS)
 def test_the_rotw_list_under_the_map_shows_its_highlighted_choice(map_id: str) -> None:
     assert not asyncio.run(_walk_rotw_list(map_id))
+
+
+async def _board_in_view(app: Any, keys: list[str], size: tuple[int, int]) -> tuple[Any, Any]:
+    async with app.run_test(size=size) as pilot:
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause()
+        board = app.screen.query_one("#board")
+        return board.virtual_size, board.scrollable_content_region.size
+
+
+FIT_SCENES = ["board", "shipping", "pc_board", "sd_board", "sd_claim"]
+
+
+@pytest.mark.parametrize("scene", FIT_SCENES)
+def test_the_whole_map_is_in_view_at_120x40(scene: str, tmp_path: Path) -> None:
+    app, keys = scenes(tmp_path)[scene]()
+    needed, shown = asyncio.run(_board_in_view(app, keys, (120, 40)))
+    assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
+
+
+@pytest.mark.parametrize("game_id", [
+    "new-england", "paris-connection", "steel-driver"])
+def test_the_whole_map_is_in_view_at_120x40_with_six_players(game_id: str) -> None:
+    keys = ["enter"] if game_id == "paris-connection" else []
+    needed, shown = asyncio.run(_board_in_view(_new_game(game_id, SIX), keys, (120, 40)))
+    assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
+
+
+async def _walk_the_board(game_id: str) -> list[str]:
+    """Move the cursor all over the board at 80x24; where it left the view."""
+    app = _new_game(game_id, SIX[:3])
+    lost = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        if game_id == "paris-connection":
+            await pilot.press("enter")
+        await pilot.pause()
+        board = app.screen.query_one("#board")
+        board.focus()
+        for direction, times in (("up", 12), ("left", 30), ("down", 30), ("right", 40),
+                                 ("up", 30), ("left", 15), ("down", 8)):
+            for _ in range(times):
+                await pilot.press(direction)
+                await pilot.pause()
+                view = Region(*board.scroll_offset, *board.scrollable_content_region.size)
+                if not view.contains_region(board.city_region(board.cursor_city)):
+                    lost.append(f"{direction} to {board.cursor_city}")
+    return lost
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_cursor_stays_in_view_at_80x24(game_id: str) -> None:
+    assert not asyncio.run(_walk_the_board(game_id))
