@@ -19,7 +19,7 @@ from railgames.core.simulate import bot_players, play_bot_game
 from railgames.games import load_ruleset
 from tests.app.driving import screen_text
 
-GAMES = ["new-england", "paris-connection", "steel-driver"]
+GAMES = ["new-england", "paris-connection", "steel-driver", "american-rails"]
 
 # Not done yet, and known: Steel Driver's 115x35 grid is cut at 120x40 and its route
 # costs touch labels ("2○Memphis"); Paris Connection's hex map needs 39 rows where
@@ -210,7 +210,7 @@ async def _board_in_view(app: Any, keys: list[str], size: tuple[int, int]) -> tu
         return board.virtual_size, board.scrollable_content_region.size
 
 
-FIT_SCENES = ["board", "shipping", "pc_board", "sd_board", "sd_claim"]
+FIT_SCENES = ["board", "shipping", "pc_board", "sd_board", "sd_claim", "ar_board"]
 
 
 @pytest.mark.parametrize("scene", FIT_SCENES)
@@ -221,10 +221,16 @@ def test_the_whole_map_is_in_view_at_120x40(scene: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("game_id", [
-    "new-england", "paris-connection", "steel-driver"])
+    "new-england", "paris-connection", "steel-driver", "american-rails"])
 def test_the_whole_map_is_in_view_at_120x40_with_six_players(game_id: str) -> None:
     keys = ["enter"] if game_id == "paris-connection" else []
-    needed, shown = asyncio.run(_board_in_view(_new_game(game_id, SIX), keys, (120, 40)))
+    most = load_ruleset(game_id).max_players  # American Rails seats five at most
+    needed, shown = asyncio.run(_board_in_view(_new_game(game_id, SIX[:most]), keys, (120, 40)))
+    assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
+
+
+def test_american_rails_is_in_view_at_120x40_from_the_start() -> None:
+    needed, shown = asyncio.run(_board_in_view(_new_game("american-rails", SIX[:3]), [], (120, 40)))
     assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
 
 
@@ -252,3 +258,18 @@ async def _walk_the_board(game_id: str) -> list[str]:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_cursor_stays_in_view_at_80x24(game_id: str) -> None:
     assert not asyncio.run(_walk_the_board(game_id))
+
+
+def test_american_rails_wide_drawing_has_no_run_ins_either() -> None:
+    """American Rails draws its map two ways (the board takes the one that fits): the
+    test above sees the compact one; this one the roomy one."""
+    ruleset = load_ruleset("american-rails")
+    board = board_class("american-rails")(ruleset)
+    roomy = board.layouts[0]
+    board.use_layout(roomy)
+    assert board.layout_ is roomy and not roomy.compact
+    problems = _run_ins(board)
+    for state in _moments("american-rails"):
+        board.update_state(state)
+        problems += _run_ins(board)
+    assert not sorted(set(problems))
