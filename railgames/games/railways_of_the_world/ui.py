@@ -237,7 +237,9 @@ class RotwUI(GameUI):
     def players_table(self, state: Any, names: Sequence[str], kinds: Sequence[str],
                       to_move: int | None) -> RenderableType:
         letters = player_letters(names)
-        table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
+        # One space between columns: the table keeps to 34 columns under the map.
+        table = Table(box=None, expand=True, padding=(0, 1), collapse_padding=True,
+                      show_edge=False)
         table.add_column("Player", no_wrap=True, ratio=3)
         table.add_column("Cash", justify="right", no_wrap=True)
         table.add_column("Bd", justify="right", no_wrap=True)
