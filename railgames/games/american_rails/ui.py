@@ -14,7 +14,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
+from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, append_seat
 from railgames.app.palette import player_letters, player_style
 from railgames.core.engine import Prompt
 from railgames.games.american_rails.actions import (
@@ -254,9 +254,7 @@ class AmericanRailsUI(GameUI):
             mark = "▶" if seat == to_move else " "
             name = Text(mark, style="bold")
             name.append(f" {letters[seat]} ", style="reverse " + player_style(seat))
-            name.append(f" {p.name}", style=player_style(seat))
-            if kinds[seat] != "human" and "bot" not in p.name:
-                name.append(f" ({kinds[seat]} bot)", style="dim")
+            append_seat(name, p.name, kinds[seat], player_style(seat))
             table.add_row(name, f"${p.money}", self.shares_text(p.shares))
         return SideBySide(table, Group(companies_text(self.ruleset, state), track_text(state, names)),
                           [companies_compact(self.ruleset, state), track_compact(state, names)])

@@ -16,7 +16,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
+from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, bot_tag, short_name
 from railgames.app.palette import player_letters, player_style
 from railgames.core.engine import Prompt
 from railgames.games.steel_driver.actions import (
@@ -34,7 +34,6 @@ from railgames.games.steel_driver.board import (
     colour_style,
     company_chip,
     route_mark,
-    short_name,
 )
 from railgames.games.steel_driver.rules import (
     SET_VALUES,
@@ -58,12 +57,6 @@ UNBOUNDED = 10_000  # columns: wider than any screen
 
 PLAYER_PREFIX = len("▶ A  ")  # the turn mark and the player's letter, before the name
 NAME_ROOM = 12  # a name this long or shorter is never cut in the players table
-
-
-def bot_tag(kind: str) -> str:
-    """A bot's kind, short: a ``bot:search`` seat shows ``search``, ``bot:search:hard`` ``search+``."""
-    base, _, level = kind.partition(":")
-    return base + {"easy": "-", "hard": "+"}.get(level, f":{level}" if level else "")
 
 
 class FirstThatFits:
