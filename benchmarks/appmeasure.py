@@ -16,6 +16,7 @@ import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from midgame import GAMES, midgame, write_record
 from ptyterm import PtyApp, terminal_env
@@ -109,9 +110,10 @@ class GameInTerminal:
     """The app on a mid-game record of ``game_id``, in a ``cols`` x ``rows`` pty."""
 
     def __init__(self, game_id: str, cols: int, rows: int, bot_delay: float = 1.0,
-                 home_in: str | None = None) -> None:
+                 home_in: str | None = None, game: Any = None, ready: str | None = None) -> None:
         self.game_id = game_id
-        self.game = midgame(game_id)
+        self.game = game if game is not None else midgame(game_id)
+        self.ready = ready  # text on the screen once it is open (default: the prompt's)
         # The saves go to a scratch folder (``home_in``: under that folder, e.g. /dev/shm
         # to leave the disk's own time out).
         self._home = tempfile.TemporaryDirectory(dir=home_in)
@@ -126,9 +128,12 @@ class GameInTerminal:
 
     def __enter__(self) -> GameInTerminal:
         try:
-            prompt = self.game.prompt()
-            assert prompt is not None
-            self.app.wait_for_text(prompt.text, timeout=90)
+            ready = self.ready
+            if ready is None:
+                prompt = self.game.prompt()
+                assert prompt is not None
+                ready = prompt.text
+            self.app.wait_for_text(ready, timeout=90)
             self.app.drain(quiet=1.0)
         except BaseException:
             self.close()

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
-from railgames.core.bots import Bot, die_with_parent, think
+from railgames.core.bots import Bot, think, worker_setup
 from railgames.core.engine import Prompt
 
 
@@ -40,7 +40,7 @@ class BotWorker:
         try:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                                 initializer=die_with_parent, initargs=(os.getpid(),))
+                                                 initializer=worker_setup, initargs=(os.getpid(),))
             future = self._pool.submit(think, bot, ruleset, view, prompt)
         finally:
             sys.stdout, sys.stderr = out, err

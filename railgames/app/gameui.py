@@ -21,6 +21,25 @@ from railgames.core.engine import Prompt, Ruleset
 from railgames.core.errors import RailgamesError
 
 
+def short_name(name: str) -> str:
+    """A seat's name without the description a bot is given: ``Ada (greedy bot)`` is ``Ada``."""
+    head, sep, tail = name.partition(" (")
+    return head if sep and tail.endswith(" bot)") else name
+
+
+def bot_tag(kind: str) -> str:
+    """A bot's kind, short: ``search`` for a search bot, ``search+`` hard, ``search-`` easy."""
+    base, _, level = kind.partition(":")
+    return base + {"easy": "-", "hard": "+"}.get(level, f":{level}" if level else "")
+
+
+def append_seat(text: Text, name: str, kind: str, style: str) -> None:
+    """A seat's name in a players table, whole, and after it, dim, what kind of bot plays it
+    (what a narrow panel cuts first)."""
+    text.append(f" {short_name(name)}", style=style)
+    if kind != "human":
+        text.append(f" ({bot_tag(kind)})", style="dim")
+
 @dataclass
 class Choice:
     """A legal action, placed in a small tree: one key and label per level."""

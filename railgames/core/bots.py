@@ -74,6 +74,20 @@ def think(bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
     return bot.choose(ruleset, view, prompt), bot
 
 
+# How much lower a worker's scheduling priority is than its parent's: when a key
+# comes in while a bot thinks, the process answering it gets the processor first.
+WORKER_NICENESS = 10
+
+
+def worker_setup(parent: int) -> None:
+    """The start of a bot's worker process: end with the parent, and yield to it."""
+    try:
+        os.nice(WORKER_NICENESS)
+    except (OSError, AttributeError):
+        pass  # no way to lower it here: the think runs at the parent's priority
+    die_with_parent(parent)
+
+
 def die_with_parent(parent: int) -> None:
     """In a worker process: end when its parent ends, even if that is killed outright (Linux).
 

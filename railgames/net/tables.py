@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from railgames.core.bots import Bot, die_with_parent, make_bot, think
+from railgames.core.bots import Bot, make_bot, think, worker_setup
 from railgames.core.engine import Game, Prompt
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError, RecordError
 from railgames.core.record import GameRecord, PlayerSpec
@@ -168,7 +168,7 @@ class TableService:
         if self._pool is None:
             self._pool = ProcessPoolExecutor(self.bot_workers,
                                              mp_context=multiprocessing.get_context("spawn"),
-                                             initializer=die_with_parent, initargs=(os.getpid(),))
+                                             initializer=worker_setup, initargs=(os.getpid(),))
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self._pool, think, bot, ruleset, view, prompt)

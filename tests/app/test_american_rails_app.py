@@ -151,6 +151,37 @@ async def test_expanding_shows_prices_on_the_board_and_the_income_change_before_
 
 
 @run_async
+async def test_a_hex_that_is_not_a_choice_gives_the_rules_reason() -> None:
+    from railgames.app.saves import saves_dir
+    from railgames.core.record import save_record
+    from railgames.games.american_rails.actions import PlaceCube
+
+    path = saves_dir() / "ar-refused.json"
+    save_record(expanding_record(), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        rules, state = screen.session.ruleset, screen.session.state
+        company = next(a for a in screen.session.prompt().choices if isinstance(a, PlaceCube)).company
+        await pilot.press("enter")  # the first company: its hexes light up
+        await pilot.pause()
+        board = screen.board
+        # A hex next to none of its cubes (not a city, so the board key is no city id).
+        far = next(h for h in rules.map.terrain if h not in rules.map.city_at
+                   and rules.placement_refusal(state, company, h) is not None
+                   and "not next to" in rules.placement_refusal(state, company, h))
+        board.move_cursor_to("{},{}".format(*rules.map.offset_of(far)))
+        before = len(actions_of(app))
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(actions_of(app)) == before
+        shown = [n.message for n in app._notifications]
+        assert any("is not next to" in m and rules.company_name(company) in m for m in shown), shown
+
+
+@run_async
 async def test_at_80_by_24_the_choices_stay_in_view() -> None:
     from railgames.app.saves import saves_dir
     from railgames.core.record import save_record
@@ -165,19 +196,20 @@ async def test_at_80_by_24_the_choices_stay_in_view() -> None:
         assert "Track  1 2 3" in text and "Inc. Treas" in text
 
 
-@run_async
-async def test_the_board_draws_values_marks_terrain_and_cubes() -> None:
+async def _board_drawn_at(size: tuple[int, int]) -> None:
     from railgames.app.saves import saves_dir
     from railgames.core.record import save_record
 
     path = saves_dir() / "ar-board.json"
     save_record(expanding_record(developed=2), path)
     app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=size) as pilot:
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, GameScreen)
         board = screen.board
+        compact = board.layout_.compact
+        assert compact == (size[0] < 140), "the roomy drawing where it fits, else the compact"
         state = screen.session.state
         m = screen.session.ruleset.map
         assert state.developed, "the record has developed cities"
@@ -185,21 +217,41 @@ async def test_the_board_draws_values_marks_terrain_and_cubes() -> None:
         for city in m.cities:
             key = f"{city.col},{city.row}"
             top, bottom = board.hex_text(key).split("|")
-            sep = "■" if city.never_develop else ("^" if city.id in state.developed else "/")
+            developed = city.id in state.developed
+            sep = "■" if city.never_develop else ("^" if developed else "/")
             if key in board.highlighted:  # a city a cube may go to now shows its price
                 assert top.startswith("$")
+            elif compact:
+                # Two cells: the values; its state in a style that needs no colour.
+                assert top == f"{city.full}{city.shared}", city.name
+                style = board.hex_styles(key)[0]
+                assert bool(style.underline) == developed and bool(style.italic) == city.never_develop
+                marks.add(sep)
             else:
                 assert top == f"{city.full}{sep}{city.shared}", city.name
                 marks.add(sep)
             letters = "".join(m.company_by_id[c].letter for c in state.hexes.get(m.city_hex[city.id], []))
-            if len(letters) <= 3:
+            room = len(top)
+            if len(letters) <= room:
                 assert bottom.strip() == letters
+            else:  # the first letters, then how many more
+                assert bottom == letters[:room - 1] + str(len(letters) - room + 1)
         assert marks == {"■", "^", "/"}
         glyphs = {"plains": ".", "forest": "♣", "mountain": "▲"}
         for h, terrain in m.terrain.items():
             key = "{},{}".format(*m.offset_of(h))
             if terrain in glyphs and key not in board.highlighted:  # marked hexes show a price
-                assert board.hex_text(key)[:3].strip() == glyphs[terrain]
+                assert board.hex_text(key).split("|")[0].strip() == glyphs[terrain]
+
+
+@run_async
+async def test_the_board_draws_values_marks_terrain_and_cubes() -> None:
+    await _board_drawn_at(SIZE)
+
+
+@run_async
+async def test_a_wide_screen_draws_the_roomy_board() -> None:
+    await _board_drawn_at((170, 45))
 
 
 @run_async

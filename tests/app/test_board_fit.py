@@ -14,11 +14,12 @@ from railgames.app.boards import board_class
 from railgames.app.main import RailgamesApp
 from railgames.app.scenes import scenes
 from railgames.core.engine import Game
-from railgames.core.record import PlayerSpec
+from railgames.core.record import PlayerSpec, save_record
 from railgames.core.simulate import bot_players, play_bot_game
 from railgames.games import load_ruleset
+from tests.app.driving import screen_text
 
-GAMES = ["new-england", "paris-connection", "steel-driver"]
+GAMES = ["new-england", "paris-connection", "steel-driver", "american-rails"]
 
 # Not done yet, and known: Steel Driver's 115x35 grid is cut at 120x40 and its route
 # costs touch labels ("2○Memphis"); Paris Connection's hex map needs 39 rows where
@@ -78,6 +79,128 @@ def _new_game(game_id: str, players: list[PlayerSpec]) -> RailgamesApp:
                         bot_delay=0, handoff=False)
 
 
+
+# ------------------------------------------------------------------- Railways of the World
+# Both boards, the Eastern United States (23 hexes by 24 rows, for 3 to 6 players) and
+# Mexico (17 by 23, for 2 or 3): the whole map on top at 120x40 with the panels under it.
+
+ROTW = "railways-of-the-world"
+ROTW_MAPS = ["rotw-eastern-us", "rotw-mexico"]
+
+
+def _rotw_game(map_id: str, players: int = 3) -> Any:
+    ruleset = load_ruleset(ROTW, map_id)
+    return ruleset, play_bot_game(ruleset, bot_players(players, "greedy"), 7)
+
+
+@pytest.mark.parametrize(("map_id", "players"), [
+    ("rotw-eastern-us", 3), ("rotw-eastern-us", 6), ("rotw-mexico", 3)])
+def test_no_rotw_label_ever_runs_into_another(map_id: str, players: int) -> None:
+    """Every city's letter and cubes and the legend, at the start, every tenth action of
+    a whole bot game and its end (six players: cities start with four cubes)."""
+    ruleset, game = _rotw_game(map_id, players)
+    board = board_class(ROTW)(ruleset)
+    problems = _run_ins(board)
+    actions = len(game.record.actions)
+    for n in sorted({*range(0, actions, 10), actions}):
+        board.update_state(Game.replay(ruleset, game.record, upto=n).state)
+        problems += _run_ins(board)
+    assert not sorted(set(problems))
+    assert len(board.label_regions()) > len(ruleset.map.cities)  # the legend is drawn too
+
+
+def _rotw_app(map_id: str, tmp_path: Path, moment: str) -> RailgamesApp:
+    if moment == "start":
+        return RailgamesApp(new_game={"game": ROTW, "players": SIX[:3], "seed": 3, "map": map_id},
+                            bot_delay=0, handoff=False)
+    ruleset, game = _rotw_game(map_id)
+    record = game.record.model_copy(deep=True)
+    record.players = list(SIX[:3])
+    record.actions = record.actions[:len(record.actions) // 2]
+    path = tmp_path / "rotw-mid.json"
+    save_record(record, path)
+    return RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+
+
+@pytest.mark.parametrize("moment", ["start", "mid-game"])
+@pytest.mark.parametrize("map_id", ROTW_MAPS)
+def test_the_whole_rotw_map_is_in_view_at_120x40(map_id: str, moment: str,
+                                                  tmp_path: Path) -> None:
+    needed, shown = asyncio.run(_board_in_view(_rotw_app(map_id, tmp_path, moment), [],
+                                               (120, 40)))
+    assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
+
+
+async def _rotw_panels_at_120x40(app: Any) -> tuple[Region, Region]:
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        return screen.query_one("#actions").region, screen.query_one("#log").region
+
+
+@pytest.mark.parametrize("map_id", ROTW_MAPS)
+def test_the_rotw_panels_under_the_map_keep_room(map_id: str, tmp_path: Path) -> None:
+    """Under the map: the choices and the log each have lines to show."""
+    actions, log = asyncio.run(_rotw_panels_at_120x40(_rotw_app(map_id, tmp_path, "mid-game")))
+    assert actions.height >= 10 and log.height >= 10 and actions.width >= 45, (actions, log)
+
+
+async def _walk_rotw(map_id: str) -> list[str]:
+    app = RailgamesApp(new_game={"game": ROTW, "players": SIX[:3], "seed": 3, "map": map_id},
+                       bot_delay=0, handoff=False)
+    lost = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        board = app.screen.query_one("#board")
+        board.focus()
+        for direction, times in (("up", 12), ("left", 30), ("down", 30), ("right", 40),
+                                 ("up", 30), ("left", 15), ("down", 8)):
+            for _ in range(times):
+                await pilot.press(direction)
+                await pilot.pause()
+                view = Region(*board.scroll_offset, *board.scrollable_content_region.size)
+                if not view.contains_region(board.city_region(board.cursor_city)):
+                    lost.append(f"{direction} to {board.cursor_city}")
+    return lost
+
+
+@pytest.mark.parametrize("map_id", ROTW_MAPS)
+def test_the_rotw_cursor_stays_in_view_at_80x24(map_id: str) -> None:
+    assert not asyncio.run(_walk_rotw(map_id))
+
+
+async def _walk_rotw_list(map_id: str) -> list[str]:
+    """At 120x40, a long list of choices under the map walked down: each highlighted
+    choice is on screen (the first tile of a build offers a hundred hexes and more)."""
+    players = [SIX[0], PlayerSpec(name="Bob", kind="greedy"), PlayerSpec(name="Cat", kind="greedy")]
+    app = RailgamesApp(new_game={"game": ROTW, "players": players, "seed": 3, "map": map_id},
+                       bot_delay=0, handoff=False)
+    unseen = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("p")  # out of the auction
+        for _ in range(20):
+            await pilot.pause()
+        await pilot.press("enter")  # Build track, the first choice
+        await pilot.pause()
+        await pilot.press("tab")
+        await pilot.pause()
+        options = app.screen.panel.query_one("#ap-options")
+        assert options.has_focus and options.option_count > 20, options.option_count
+        for _ in range(20):
+            await pilot.press("down")
+            await pilot.pause()
+            label = str(options.get_option_at_index(options.highlighted).prompt)
+            if label not in screen_text(app):
+                unseen.append(label)
+    return unseen
+
+
+@pytest.mark.parametrize("map_id", ROTW_MAPS)
+def test_the_rotw_list_under_the_map_shows_its_highlighted_choice(map_id: str) -> None:
+    assert not asyncio.run(_walk_rotw_list(map_id))
+
+
 async def _board_in_view(app: Any, keys: list[str], size: tuple[int, int]) -> tuple[Any, Any]:
     async with app.run_test(size=size) as pilot:
         for key in keys:
@@ -87,7 +210,7 @@ async def _board_in_view(app: Any, keys: list[str], size: tuple[int, int]) -> tu
         return board.virtual_size, board.scrollable_content_region.size
 
 
-FIT_SCENES = ["board", "shipping", "pc_board", "sd_board", "sd_claim"]
+FIT_SCENES = ["board", "shipping", "pc_board", "sd_board", "sd_claim", "ar_board"]
 
 
 @pytest.mark.parametrize("scene", FIT_SCENES)
@@ -98,10 +221,16 @@ def test_the_whole_map_is_in_view_at_120x40(scene: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("game_id", [
-    "new-england", "paris-connection", "steel-driver"])
+    "new-england", "paris-connection", "steel-driver", "american-rails"])
 def test_the_whole_map_is_in_view_at_120x40_with_six_players(game_id: str) -> None:
     keys = ["enter"] if game_id == "paris-connection" else []
-    needed, shown = asyncio.run(_board_in_view(_new_game(game_id, SIX), keys, (120, 40)))
+    most = load_ruleset(game_id).max_players  # American Rails seats five at most
+    needed, shown = asyncio.run(_board_in_view(_new_game(game_id, SIX[:most]), keys, (120, 40)))
+    assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
+
+
+def test_american_rails_is_in_view_at_120x40_from_the_start() -> None:
+    needed, shown = asyncio.run(_board_in_view(_new_game("american-rails", SIX[:3]), [], (120, 40)))
     assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
 
 
@@ -129,3 +258,18 @@ async def _walk_the_board(game_id: str) -> list[str]:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_cursor_stays_in_view_at_80x24(game_id: str) -> None:
     assert not asyncio.run(_walk_the_board(game_id))
+
+
+def test_american_rails_wide_drawing_has_no_run_ins_either() -> None:
+    """American Rails draws its map two ways (the board takes the one that fits): the
+    test above sees the compact one; this one the roomy one."""
+    ruleset = load_ruleset("american-rails")
+    board = board_class("american-rails")(ruleset)
+    roomy = board.layouts[0]
+    board.use_layout(roomy)
+    assert board.layout_ is roomy and not roomy.compact
+    problems = _run_ins(board)
+    for state in _moments("american-rails"):
+        board.update_state(state)
+        problems += _run_ins(board)
+    assert not sorted(set(problems))

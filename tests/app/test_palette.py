@@ -15,6 +15,7 @@ from textual.color import Color as TextualColor
 from railgames.app import palette
 from railgames.app.palette import ANSI16, named
 from railgames.app.scenes import scenes
+from railgames.games.american_rails import board as ar_board
 from railgames.games.paris_connection import board as pc_board
 from railgames.games.steel_driver import board as sd_board
 
@@ -32,6 +33,7 @@ READS_AS = {
     "silver": {"white", "bright_white"},
     "orange": {"yellow", "bright_yellow"},
     "beige": {"yellow", "bright_yellow"},
+    "grey": {"bright_black", "white"},
 }
 NAME_OF = {number: name for name, number in ANSI_COLOR_NAMES.items() if number < 16}
 NAME_OF[8] = "bright_black"  # rich also calls it "grey"/"gray"
@@ -68,6 +70,7 @@ CASES = [
     *[("Steel Driver company chip", c, s, True) for c, s in sd_board.COMPANY_CHIPS.items()],
     *[("Steel Driver goods", c, s, False) for c, s in sd_board.COLOUR_STYLES.items()],
     *[("New England cube", c, s, False) for c, s in palette.COMMODITY_STYLES.items()],
+    *[("American Rails company", c, s, True) for c, s in ar_board.COMPANY_STYLES.items()],
 ]
 
 

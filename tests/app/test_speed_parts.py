@@ -22,7 +22,6 @@ from rich.style import Style
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.geometry import Region
 from textual.strip import Strip
-from textual.widgets._footer import FooterKey
 
 from railgames.app import cards
 from railgames.app.main import RailgamesApp
@@ -325,12 +324,52 @@ async def test_the_footer_always_shows_the_keys_that_work_now() -> None:
             if not isinstance(screen, GameScreen):
                 break
             footer = screen.query_one(KeyFooter)
-            shown = [(k.key, k.description, k._disabled, "-disabled" in k.classes)
-                     for k in footer.query_children(FooterKey)
-                     if "-command-palette" not in k.classes]
+            line = footer.render().plain
+            keys, _ = footer._drawn
+            shown = [(k.key, k.description, k.enabled) for k in keys]
             wanted, actions = [], set()
             for _, binding, enabled, _ in screen.active_bindings.values():
                 if binding.show and binding.action not in actions:
                     actions.add(binding.action)
-                    wanted.append((binding.key, binding.description, not enabled, not enabled))
+                    wanted.append((binding.key, binding.description, enabled))
             assert shown == wanted
+            for key in keys:  # and each is on the line, as it is shown
+                assert f" {key.display} {key.description} " in line
+
+
+# ------------------------------------------------------------------ one frame an action
+@run_async
+async def test_the_board_shows_the_new_choices_highlight_as_the_action_is_taken(
+        tmp_path: Path) -> None:
+    # New England's shipping and building steps put the choices on the board; after
+    # each Enter the board must already mark what the panel now offers, before any
+    # message is handled (a message would put it in a second frame, after the panel).
+    record = bot_record(7)
+    start = first_index(record, lambda g: g.state.turn == 2)
+    path = saves_dir() / "highlight.json"
+    save_record(truncated(record, start), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    changed = 0
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        for _ in range(12):
+            screen = app.screen
+            if not isinstance(screen, GameScreen):
+                break
+            panel = screen.panel
+            leaves = [leaf for _, _, leaf in panel.options if leaf is not None]
+            if not leaves or screen.session.is_bot(screen.session.prompt().seat):
+                await pilot.press("enter")
+                await pilot.pause()
+                continue
+            before = screen.board.highlighted
+            screen.submit(leaves[0])  # no await: nothing queued has run yet
+            if panel.prompt is None or not panel.options:
+                await pilot.pause()
+                continue
+            wanted = screen.ui.highlight(panel.state, panel.prompt, [k for k, _ in panel.prefix],
+                                         panel.options[0][0] if panel.options else None)
+            assert screen.board.highlighted == frozenset(wanted.cities)
+            changed += screen.board.highlighted != before
+            await pilot.pause()
+    assert changed >= 2  # the check above was put to the test

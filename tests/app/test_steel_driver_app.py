@@ -13,6 +13,7 @@ from railgames.app.screens.game_over import GameOverScreen
 from railgames.app.screens.handoff import HandoffScreen
 from railgames.core.engine import Game
 from railgames.core.record import GameRecord, PlayerSpec, load_record, save_record
+from railgames.core.simulate import bot_players, play_bot_game
 from railgames.games import load_ruleset
 from railgames.games.steel_driver.board import parse_route_mark
 from railgames.games.steel_driver.state import Step
@@ -301,3 +302,31 @@ async def test_from_the_launcher_a_new_game_starts_with_the_auctions() -> None:
         text = screen_text(app)
         assert "Put a company up for auction, or pass the marker" in text
         assert "Company" in text and "Run by" in text
+
+
+@run_async
+async def test_bots_names_show_whole_in_the_players_table_at_120x40() -> None:
+    # Six seats late in the game, every one holding shares: the widest the table gets.
+    # A bot's seat is named as the app names it, "Cat (search bot)"; the table shows
+    # the name and the kind short, never "Cat (search …".
+    ruleset = load_ruleset(GAME)
+    seats = [PlayerSpec(name="Annabelle"), PlayerSpec(name="Bob"),
+             PlayerSpec(name="Cat (search bot)", kind="search"),
+             PlayerSpec(name="Dan (search bot)", kind="search:hard"),
+             PlayerSpec(name="Eve (greedy bot)", kind="greedy"),
+             PlayerSpec(name="Fay (random bot)", kind="random")]
+    record = play_bot_game(ruleset, bot_players(6, "greedy"), 5).record.model_copy(deep=True)
+    record.players = seats
+    upto = first_index(record, lambda g: g.state.turn == 5 and g.prompt() is not None
+                       and g.prompt().seat == 0)
+    app = RailgamesApp(load_path=write(truncated(record, upto)), bot_delay=0, handoff=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        rows = [line for line in screen_text(app).splitlines()
+                if any(f" {n} " in line for n in ("Annabelle", "Bob", "Cat", "Dan", "Eve", "Fay"))]
+        table = "\n".join(rows)
+        assert all(p.shares for p in app.session.state.players), "every seat holds shares"
+        for shown in ("Annabelle", "Bob", "Cat (search)", "Dan (search+)", "Eve (greedy)",
+                      "Fay (random)"):
+            assert shown in table, table
+        assert "…" not in table, table

@@ -41,6 +41,23 @@ ROOMY = 160  # room for a 96-column map beside the usual side panel
 TALL = 34  # from this height a narrow screen's list of choices shows more of itself
 
 
+class GameLog(RichLog):
+    """The game's log: its title names the keys that scroll it while it has them.
+
+    Set by the log itself as the focus comes and goes, so the title changes in
+    the same frame as the border (the screen hears of it a frame later).
+    """
+
+    def on_mount(self) -> None:
+        self.border_title = "Log"
+
+    def on_focus(self) -> None:
+        self.border_title = "Log · PgUp/PgDn Home/End"
+
+    def on_blur(self) -> None:
+        self.border_title = "Log"
+
+
 class GameScreen(SizeGuard, Screen[None]):
     MIN_SIZE = (80, 24)  # the smallest terminal every game is laid out for
     COMMANDS = {GameCommands}
@@ -119,7 +136,7 @@ class GameScreen(SizeGuard, Screen[None]):
                 yield QuietStatic(id="players")
                 yield from self.side_extras
                 yield ActionPanel(id="actions")
-                yield RichLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+                yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield KeyFooter(relabel=True)
 
     def on_mount(self) -> None:
@@ -136,14 +153,9 @@ class GameScreen(SizeGuard, Screen[None]):
         self.refresh_all()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
-        self._title_log()
-
-    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
-        self._title_log()
-
-    def _title_log(self) -> None:
-        log = self.log_widget
-        log.border_title = "Log · PgUp/PgDn Home/End" if log.has_focus else "Log"
+        # The keys that work follow the focus: the footer shows them in this frame,
+        # not one later when the screen gets round to saying its bindings changed.
+        self.query_one(KeyFooter).sync()
 
     def on_resize(self, event: events.Resize) -> None:
         self._apply_layout(event.size)

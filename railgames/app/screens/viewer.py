@@ -337,6 +337,11 @@ class ViewerScreen(Screen[None]):
         for told in self._told[shown_end:end]:
             log.write(told_text(told, self.ruleset.id), scroll_end=False)
             window[1].append(len(log.lines))
+        if not getattr(log, "_size_known", True):
+            # Laid out, but not yet told its size: RichLog holds these lines back until
+            # it is, so the line counts above are not the panel's. The next update
+            # writes the panel afresh.
+            self._window = None
         log.scroll_end(animate=False, x_axis=False)
 
     @staticmethod

@@ -62,6 +62,7 @@ class ActionPanel(Vertical):
         self.prefix: list[tuple[str, bool]] = []  # (key, skipped automatically)
         self.options: list[tuple[str, str, Any]] = []  # key, label, leaf action or None
         self.highlight_listener: Callable[[ActionPanel.HighlightChanged], None] | None = None
+        self._announced: tuple[Any, ...] | None = None  # what the last highlight was for
 
     def compose(self) -> Any:
         yield QuietStatic(id="ap-title")
@@ -140,12 +141,16 @@ class ActionPanel(Vertical):
             options.add_options(Option(label, id=key) for key, label, _ in self.options)
             if self.options:
                 options.highlighted = 0
+        listed = self.options and not options.has_class("hidden")
         level = "" if self.prompt.amount is not None else self.ui.level_title(
             self.state, self.prompt, self._keys())
         self.query_one("#ap-level", Static).update(level)
         self.query_one("#ap-level", Static).set_class(not level, "hidden")
         self.query_one("#ap-hint", Static).update(self._hint())
-        self._announce_highlight()
+        # The list's first line is highlighted: said now, so the board shows it in the
+        # same frame as the new choices (the list's own message about it, coming
+        # later, then finds it said already).
+        self._announce_highlight(self.options[0][0] if listed else None)
 
     def _hint(self) -> str:
         assert self.prompt is not None and self.ui is not None
@@ -168,10 +173,27 @@ class ActionPanel(Vertical):
         return self.ui.board_level(self.state, self.prompt, self._keys())
 
     def _announce_highlight(self, option: str | None = None) -> None:
+        """Tell the screen what the board should highlight now.
+
+        With a ``highlight_listener`` (the game screen) it is told at once, so that
+        the board changes in the same frame as the panel; the same highlight for
+        the same decision is told only once.
+        """
         if self.prompt is None or self.ui is None:
             return
-        hl = self.ui.highlight(self.state, self.prompt, self._keys(), option)
-        self.post_message(self.HighlightChanged(hl, self._board_level()))
+        keys = self._keys()
+        announced = self._announced
+        if (announced is not None and announced[0] is self.prompt and announced[1] is self.state
+                and announced[2:] == (keys, option)):
+            return
+        self._announced = (self.prompt, self.state, keys, option)
+        hl = self.ui.highlight(self.state, self.prompt, keys, option)
+        event = self.HighlightChanged(hl, self._board_level())
+        listener = self.highlight_listener
+        if listener is not None:
+            listener(event)
+        else:
+            self.post_message(event)
 
     # ------------------------------------------------------------ input
     def focus_input(self) -> None:
@@ -197,8 +219,7 @@ class ActionPanel(Vertical):
         """Move the list highlight to ``key`` (the board cursor is on that city).
 
         With a ``highlight_listener`` (the game screen) the new highlight is handed to
-        it at once rather than in a message, so the board and the list change in the
-        same frame as the cursor.
+        it at once, so the board and the list change in the same frame as the cursor.
         """
         for i, (k, _, _) in enumerate(self.options):
             if k == key:
@@ -206,10 +227,8 @@ class ActionPanel(Vertical):
                 if options.highlighted == i:
                     return
                 options.highlighted = i
-                listener = self.highlight_listener
-                if listener is not None and self.prompt is not None and self.ui is not None:
-                    hl = self.ui.highlight(self.state, self.prompt, self._keys(), key)
-                    listener(self.HighlightChanged(hl, self._board_level()))
+                if self.highlight_listener is not None:
+                    self._announce_highlight(key)
 
     def _select(self, key: str, leaf: Any) -> None:
         if leaf is not None:

@@ -188,8 +188,12 @@ class BoardBase(ScrollView, can_focus=True):
     def _keep_in_view(self, city: str) -> None:
         # Scrolling repaints the whole board, so when the cursor leaves the view the
         # view jumps to centre it, and the next few moves need no scrolling.
+        size = self.scrollable_content_region.size
+        if not size.width or not size.height:  # not laid out yet: once it is
+            self.call_after_refresh(lambda: self._keep_in_view(self._cursor))
+            return
         region = self.city_region(city)
-        view = Region(*self.scroll_offset, *self.scrollable_content_region.size)
+        view = Region(*self.scroll_offset, *size)
         if not view.contains_region(region):
             self.scroll_to_region(region, animate=False, center=True, immediate=True)
 

@@ -1,132 +1,141 @@
-"""The Footer, rebuilt only when the keys it shows change.
+"""The footer: the keys that work now, drawn as one line of text.
 
-Textual's ``Footer`` removes and mounts all its keys again whenever the bindings
-are refreshed: after every action in a game and on every change of focus. That
-relayout (and the styling of a dozen new widgets) is most of the work an action
-causes on screen. ``KeyFooter`` looks first: the same keys with the same
-descriptions keep their widgets, and a key that only became usable or unusable
-is updated where it is. It also shows its keys in the screen's first frame,
-rather than one refresh later.
+Textual's ``Footer`` is a row of widgets, one a key, removed and mounted again
+whenever the bindings change: after most actions in a game and on every change
+of focus. Each rebuild lays out the whole screen again, and a move of focus
+with Tab cost a hundred milliseconds, most of it the footer. ``KeyFooter`` is a
+single widget of one line: when the keys change it paints that line again,
+nothing else moves, and when they are the same it does nothing at all.
+
+It looks like Textual's footer (the same theme colours, the command palette's
+key at the right end) and answers a click on a key as that footer does.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.widget import Widget
 
 
-class KeyFooter(Footer):
-    def __init__(self, *, relabel: bool = False, **kwargs: Any) -> None:
+@dataclass(frozen=True)
+class Hint:
+    key: str  # the key pressed for it ("ctrl+p")
+    display: str  # the key as shown ("^p")
+    description: str
+    enabled: bool
+
+
+class KeyFooter(Widget, can_focus=False):
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {"key-footer--key", "key-footer--description", "key-footer--palette"}
+    DEFAULT_CSS = """
+    KeyFooter {
+        dock: bottom;
+        height: 1;
+        width: 1fr;
+        color: $footer-foreground;
+        background: $footer-background;
+        text-wrap: nowrap;
+        text-overflow: clip;
+        .key-footer--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .key-footer--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        .key-footer--palette {
+            color: $foreground 20%;
+        }
+    }
+    """
+
+    def __init__(self, *, show_command_palette: bool = True, **kwargs: Any) -> None:
+        kwargs.pop("relabel", None)  # accepted for the screens that still pass it
         super().__init__(**kwargs)
-        # Other keys than before relabel the key widgets there (see _relabel) rather than
-        # mount them all again. Only on the game screen, where every action changes the
-        # keys: the recording viewer's narration panel relies on the relayout a rebuilt
-        # footer brings (a step back then showed an empty narration).
-        self.relabel = relabel
-        # The screen's own bindings are known before anything has focus, so the
-        # keys can be drawn with the rest of the screen.
-        self.set_reactive(Footer._bindings_ready, True)
-        self._shown: tuple[Any, ...] | None = None
+        self.show_command_palette = show_command_palette
+        self._drawn: tuple[tuple[Hint, ...], Hint | None] | None = None
+        self._spans: list[tuple[int, int, Hint]] = []  # where each key is on the line
 
-    def _keys(self) -> tuple[Any, ...]:
-        """What ``compose`` would show: (layout part, enabled part) per key, in order."""
+    # ------------------------------------------------------------ what it shows
+    def hints(self) -> tuple[tuple[Hint, ...], Hint | None]:
+        """The keys shown now (one per action, in the order bound), and the palette's key."""
         active = self.screen.active_bindings
-        keys = []
+        keys: list[Hint] = []
         actions: set[str] = set()
-        for _, binding, enabled, tooltip in active.values():
-            if binding.show and binding.action not in actions:  # one key per action, as drawn
+        for _, binding, enabled, _tooltip in active.values():
+            if binding.show and binding.action not in actions:
                 actions.add(binding.action)
-                keys.append(((binding.key, binding.action, binding.description,
-                              self.app.get_key_display(binding), binding.group),
-                             (enabled, tooltip)))
+                keys.append(Hint(binding.key, self.app.get_key_display(binding),
+                                 binding.description, enabled))
+        palette = None
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             entry = active.get(self.app.COMMAND_PALETTE_BINDING)
             if entry is not None:
-                _, binding, enabled, tooltip = entry
-                keys.append((("palette", binding.key, binding.description), (enabled, tooltip)))
-        return tuple(keys)
+                _, binding, enabled, _tooltip = entry
+                palette = Hint(binding.key, self.app.get_key_display(binding),
+                               binding.description, enabled)
+        return tuple(keys), palette
 
-    def compose(self) -> Any:
-        self._shown = self._keys() if self._bindings_ready else None
-        yield from super().compose()
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Any) -> None:
-        if not (self.is_attached and screen is self.screen and screen.app.app_focus):
-            super().bindings_changed(screen)
-            return
-        keys = self._keys()
-        if self._shown is not None and keys == self._shown:
-            return
-        if self._shown is not None and (self._update_in_place(keys)
-                                        or (self.relabel and self._relabel(keys))):
-            self._shown = keys
-            return
-        super().bindings_changed(screen)
+        if self.is_attached and screen is self.screen:
+            self.sync()
 
-    def _update_in_place(self, keys: tuple[Any, ...]) -> bool:
-        """Enable or disable keys without rebuilding; False when more than that changed."""
-        assert self._shown is not None
-        if [layout for layout, _ in keys] != [layout for layout, _ in self._shown]:
-            return False
-        if any(layout[-1] is not None for layout, _ in keys if layout[0] != "palette"):
-            return False  # grouped keys: leave them to compose
-        widgets = list(self.query_children(FooterKey))
-        if len(widgets) != len(keys):
-            return False
-        for widget, (layout, _) in zip(widgets, keys, strict=True):
-            key = layout[1] if layout[0] == "palette" else layout[0]
-            if widget.key != key:
-                return False
-        for widget, (layout, (enabled, tooltip)) in zip(widgets, keys, strict=True):
-            if widget._disabled != (not enabled):
-                widget._disabled = not enabled
-                widget.set_class(not enabled, "-disabled")
-            if layout[0] != "palette":
-                widget.tooltip = tooltip or None
-        return True
+    def sync(self) -> None:
+        """Paint the line again if the keys that work have changed (a screen may call
+        this as soon as it knows, so that the footer changes in the same frame)."""
+        if self._drawn is not None and self.hints() != self._drawn:
+            self.refresh()  # one line painted again; its size never changes
 
-    def _relabel(self, keys: tuple[Any, ...]) -> bool:
-        """Other keys than before: the key widgets there are relabelled, the few more
-        mounted or the few fewer removed, rather than all of them mounted again (and
-        styled anew, which is most of the time an action takes on screen). False
-        when that cannot be done (grouped keys)."""
-        assert self._shown is not None
-        if any(layout[0] != "palette" and layout[-1] is not None for layout, _ in keys):
-            return False
-        widgets = list(self.query_children(FooterKey))
-        palette = [w for w in widgets if w.has_class("-command-palette")]
-        plain = [w for w in widgets if not w.has_class("-command-palette")]
-        old_palette = [k for k in self._shown if k[0][0] == "palette"]
-        new_palette = [k for k in keys if k[0][0] == "palette"]
-        if old_palette != new_palette or len(palette) != len(old_palette):
-            return False
-        wanted = [k for k in keys if k[0][0] != "palette"]
-        if len(plain) != len([k for k in self._shown if k[0][0] != "palette"]):
-            return False
-        for widget, ((key, action, description, key_display, _), (enabled, tooltip)) in zip(
-                plain, wanted, strict=False):
-            if (widget.key, widget.action, widget.description, widget.key_display) != (
-                    key, action, description, key_display):
-                widget.key, widget.action = key, action
-                widget.description, widget.key_display = description, key_display
-                widget.refresh(layout=True)
-            if widget._disabled != (not enabled):
-                widget._disabled = not enabled
-                widget.set_class(not enabled, "-disabled")
-            widget.tooltip = tooltip or None
-        for widget in plain[len(wanted):]:
-            widget.remove()
-        more = [
-            FooterKey(key, key_display, description, action, disabled=not enabled,
-                      tooltip=tooltip).data_bind(compact=Footer.compact)
-            for (key, action, description, key_display, _), (enabled, tooltip)
-            in wanted[len(plain):]
-        ]
-        if more:
-            if palette:
-                self.mount_all(more, before=palette[0])
-            else:
-                self.mount_all(more)
-        return True
+    # ------------------------------------------------------------ drawing
+    def render(self) -> Text:
+        keys, palette = self._drawn = self.hints()
+        key_style = self.get_component_rich_style("key-footer--key")
+        text_style = self.get_component_rich_style("key-footer--description")
+        dim = Style(dim=True)
+        line = Text(no_wrap=True, overflow="crop", end="")
+        spans: list[tuple[int, int, Hint]] = []
+        for hint in keys:
+            start = len(line)
+            line.append(f" {hint.display} ", key_style if hint.enabled else key_style + dim)
+            if hint.description:
+                line.append(f"{hint.description} ", text_style if hint.enabled else text_style + dim)
+            spans.append((start, len(line), hint))
+        if palette is not None:
+            # Docked at the right end, over the last keys if the line is too short.
+            tail = Text.assemble(("▏", self.get_component_rich_style("key-footer--palette")),
+                                 (palette.display, key_style),
+                                 (f" {palette.description}", text_style), " ")
+            width = self.size.width or len(line) + len(tail)
+            room = max(0, width - len(tail))
+            if len(line) > room:
+                line.truncate(room)
+                spans = [(a, min(b, room), h) for a, b, h in spans if a < room]
+            line.append(" " * (room - len(line)))
+            spans.append((len(line), len(line) + len(tail), palette))
+            line.append_text(tail)
+        self._spans = spans
+        return line
+
+    def on_click(self, event: events.Click) -> None:
+        for start, end, hint in self._spans:
+            if start <= event.x < end:
+                event.stop()
+                if hint.enabled:
+                    self.app.simulate_key(hint.key)
+                else:
+                    self.app.bell()
+                return

@@ -1,22 +1,36 @@
 """The American Rails board: the hex map of the eastern United States drawn as text.
 
-Each hex is three cells wide and two rows tall, four columns apart, odd rows
-shifted two columns to the right (pointy tops, like the printed board)::
+Two drawings of the same map; the board takes the roomier one its width allows.
+
+*Compact* (62 by 36, what 120x40 shows whole): each hex two cells wide and two
+rows tall, three columns apart, odd rows shifted one column to the right::
+
+    42 ♣  85 ▲
+    AN    A2
+
+*Roomy* (81 by 36, from about 140 columns): each hex three cells wide, four
+columns apart, odd rows shifted two columns, with the values apart::
 
     4/2  ♣    8■5     ▲
-    C     A   A N    $5
+    A N       A N 4
 
-Every mark has a glyph or a letter as well as a colour, so the board reads in 16
-colours, with NO_COLOR and for colour-blind players:
+Every mark has a glyph, a letter or a text style as well as a colour, so the
+board reads in 16 colours, with NO_COLOR and for colour-blind players:
 
-* ``4/2``  a city: full value / shared value; ``4^2`` once developed (the
-  marker is a house); ``8■5`` a city that is never developed
+* ``42`` (``4/2``)  a city: full value, shared value. Compact: underlined once
+  developed (the marker is a house), italic if it is never developed. Roomy:
+  ``4^2`` once developed, ``8■5`` never developed
 * ``.``  plains, ``♣`` forest, ``▲`` mountain
 * ``A N C M L R``  the companies' cubes, each its colour and letter; a hex
-  with more than three shows two letters and the count
-* ``$5``  on a highlighted hex: a cube of the company being expanded may go
-  there now, for that price (paid from its treasury)
-* reverse video: the board cursor
+  with more cubes than fit shows the first letter(s) and how many more
+  (``A2``: an A cube and two others; ``AN4``)
+* reverse video on a hex's top row: a place the current step lets the player
+  choose; while expanding it shows the price of a cube of that company there
+  (``$5``, paid from its treasury; ``12`` from $10 in the compact drawing)
+* reverse video over a whole hex: the board cursor
+
+The line about the hex under the cursor (``AmericanRailsTrack``, in the side
+panel) says all of it in words: name, values, state, every cube, the price.
 
 Hexes are named ``"column,row"``; that string is the ``city`` the board's
 ``CityChosen`` and ``CursorMoved`` messages carry.
@@ -30,36 +44,47 @@ from typing import Any, ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.widgets import Static
 
-from railgames.app.palette import player_letters, player_style
+from railgames.app.palette import named, player_letters, player_style
 from railgames.app.widgets.board_base import CURSOR, STYLE, BoardBase, BoardPanel, Cell
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
 from railgames.games.american_rails.board_map import AmericanRailsMap
-from railgames.games.american_rails.rules import ACTION_TRACK, AmericanRailsRules
+from railgames.games.american_rails.rules import (
+    ACTION_TRACK,
+    DEVELOP_FULL,
+    DEVELOP_SHARED,
+    AmericanRailsRules,
+)
 from railgames.games.american_rails.state import ARState, Step
 
-HEX_WIDTH = 4
 TERRAIN_GLYPHS = {"plains": ".", "forest": "♣", "mountain": "▲"}
-TERRAIN_STYLES = {"plains": "dim", "forest": "green", "mountain": "yellow"}
+# Colours as the palette's RGB values, so a 16-colour terminal keeps their names
+# (the theme's own red would come out magenta there).
+TERRAIN_STYLES = {t: named(s) for t, s in {"plains": "dim", "forest": "green", "mountain": "yellow"}.items()}
 DEVELOPED_MARK = "^"
 NEVER_MARK = "■"
 VALUE_MARK = "/"
 
 # Company colour -> style of its cube chip (16 ANSI colours only).
-COMPANY_STYLES: dict[str, str] = {
+COMPANY_STYLES: dict[str, str] = {colour: named(style) for colour, style in {
     "white": "bold black on bright_white",
     "grey": "bold bright_white on bright_black",
     "green": "bold black on bright_green",
     "yellow": "bold black on bright_yellow",
     "red": "bold bright_white on red",
     "blue": "bold bright_white on blue",
-}
+}.items()}
 
 PLAIN = Style()
-LEGAL = Style(bold=True, underline=True)
+# A place the current step lets the player choose (with its price while expanding).
+LEGAL = Style(bold=True, reverse=True)
+CITY = Style(bold=True)
+# The compact drawing has no room for a mark between the values: a style tells.
+DEVELOPED_CITY = Style(bold=True, underline=True)
+NEVER_CITY = Style(bold=True, italic=True)
 
 
 def hex_id(col: int, row: int) -> str:
@@ -82,46 +107,79 @@ def city_mark(rules: AmericanRailsRules, state: ARState | None, city: str) -> st
     return f"{c.full}{sep}{c.shared}"
 
 
-class HexLayout:
-    """Where each hex goes on the text grid; no Textual."""
+def city_state(rules: AmericanRailsRules, state: ARState | None, city: str) -> str:
+    """A city's values and state in words: "5/3, developed (7/4 now)"."""
+    c = rules.map.city_by_id[city]
+    text = f"{c.full}/{c.shared}"
+    if c.never_develop:
+        return text + ", never developed"
+    if state is not None and city in state.developed:
+        return text + f", developed ({c.full + DEVELOP_FULL}/{c.shared + DEVELOP_SHARED} now)"
+    return text
 
-    def __init__(self, game_map: AmericanRailsMap) -> None:
+
+class HexLayout:
+    """Where each hex goes on the text grid; no Textual.
+
+    ``pitch`` columns from one hex to the next along a row, ``cells`` of them
+    drawn (the rest stay blank, so no two hexes ever touch), odd rows shifted
+    ``shift`` columns to the right; each hex takes two rows.
+    """
+
+    def __init__(self, game_map: AmericanRailsMap, *, pitch: int, cells: int, shift: int) -> None:
         self.map = game_map
-        self.centre: dict[Hex, Cell] = {}
+        self.pitch, self.cells, self.shift = pitch, cells, shift
+        self.compact = cells < 3
+        # The left cell of each hex's two rows.
+        self.origin: dict[Hex, Cell] = {}
+        # Across the map in half hexes (doubled offset columns): moving the cursor
+        # works on these, so it moves alike in both drawings.
+        self.across: dict[Hex, int] = {}
         for h in game_map.terrain:
             col, row = game_map.offset_of(h)
-            self.centre[h] = (HEX_WIDTH * col + 1 + (2 if row & 1 else 0), 2 * row)
-        self.width = max(x for x, _ in self.centre.values()) + 2
-        self.height = max(y for _, y in self.centre.values()) + 2
+            self.origin[h] = (pitch * col + (shift if row & 1 else 0), 2 * row)
+            self.across[h] = 2 * col + (row & 1)
+        self.width = max(x for x, _ in self.origin.values()) + cells
+        self.height = max(y for _, y in self.origin.values()) + 2
         self.id_of: dict[Hex, str] = {h: hex_id(*game_map.offset_of(h)) for h in game_map.terrain}
         self.hex_of: dict[str, Hex] = {i: h for h, i in self.id_of.items()}
         self.owner: dict[Cell, Hex] = {}
-        for h, (x, y) in self.centre.items():
-            for dx in (-1, 0, 1):
+        for h, (x, y) in self.origin.items():
+            for dx in range(cells):
                 for dy in (0, 1):
                     self.owner[(x + dx, y + dy)] = h
         self.hexes_on_row: dict[int, list[Hex]] = {}
-        for h, (_, y) in sorted(self.centre.items(), key=lambda kv: kv[1]):
+        for h, (_, y) in sorted(self.origin.items(), key=lambda kv: kv[1]):
             self.hexes_on_row.setdefault(y, []).append(h)
 
-    def region(self, h: Hex) -> Region:
-        x, y = self.centre[h]
-        return Region(x - 1, y, 3, 2)
+    @classmethod
+    def roomy(cls, game_map: AmericanRailsMap) -> HexLayout:
+        return cls(game_map, pitch=4, cells=3, shift=2)
 
-    def step(self, origin: Hex, direction: str, home_x: int) -> Hex | None:
-        """The hex a cursor move lands on: along the row, or the nearest hex a row up or down."""
-        x, y = self.centre[origin]
+    @classmethod
+    def narrow(cls, game_map: AmericanRailsMap) -> HexLayout:
+        return cls(game_map, pitch=3, cells=2, shift=1)
+
+    def region(self, h: Hex) -> Region:
+        x, y = self.origin[h]
+        return Region(x, y, self.cells, 2)
+
+    def step(self, origin: Hex, direction: str, home: int) -> Hex | None:
+        """The hex a cursor move lands on: along the row, or the nearest hex a row up or
+        down (``home``: where across the map the last move along a row left the cursor)."""
+        x, y = self.across[origin], self.origin[origin][1]
         if direction in ("left", "right"):
             sign = 1 if direction == "right" else -1
-            row = [h for h in self.hexes_on_row[y] if (self.centre[h][0] - x) * sign > 0]
-            return min(row, key=lambda h: abs(self.centre[h][0] - x), default=None)
+            row = [h for h in self.hexes_on_row[y] if (self.across[h] - x) * sign > 0]
+            return min(row, key=lambda h: abs(self.across[h] - x), default=None)
         sign = 1 if direction == "down" else -1
         best: tuple[int, int, Hex] | None = None
-        for h, (hx, hy) in self.centre.items():
+        for h, (_, hy) in self.origin.items():
+            hx = self.across[h]
             rows = (hy - y) * sign // 2
-            if rows <= 0 or abs(hx - x) > 2 * rows + 2:
+            if rows <= 0 or abs(hx - x) > rows + 1:
                 continue
-            key = (rows, abs(hx - home_x), h)
+            key = (rows, abs(hx - home), h)
             if best is None or key[:2] < best[:2]:
                 best = key
         return best[2] if best else None
@@ -145,24 +203,48 @@ class AmericanRailsBoard(BoardBase):
     ruleset: AmericanRailsRules
 
     def __init__(self, ruleset: AmericanRailsRules, *, id: str | None = None) -> None:
-        layout = HexLayout(ruleset.map)
+        self.layouts = (HexLayout.roomy(ruleset.map), HexLayout.narrow(ruleset.map))
+        layout = self.layouts[1]
         start = layout.id_of[ruleset.map.city_hex["PIT"]] if "PIT" in ruleset.map.city_hex else \
             next(iter(layout.hex_of))
-        super().__init__(ruleset, layout, start, id=id)
-        self._home_x = self.layout_.centre[self.cursor_hex][0]
         # The company whose legal hexes are highlighted (their prices are drawn on them).
         self.expanding: str | None = None
+        super().__init__(ruleset, layout, start, id=id)
+        self._home = self.layout_.across[self.cursor_hex]
 
     @property
     def cursor_hex(self) -> Hex:
         return self.layout_.hex_of[self._cursor]
 
+    # ------------------------------------------------------------ the drawing that fits
+    def layout_for(self, size: Size) -> HexLayout:
+        """The roomy drawing where it fits across (beside a scrollbar if it must scroll
+        up and down), the compact one otherwise."""
+        roomy = self.layouts[0]
+        needed = roomy.width + (1 if size.height < roomy.height else 0)
+        return roomy if size.width >= needed else self.layouts[1]
+
+    def use_layout(self, layout: HexLayout) -> None:
+        if layout is self.layout_:
+            return
+        self.layout_ = layout
+        self._build_scene()
+        self._rows = [self._with_cursor(r) for r in range(layout.height)]
+        self._strips.clear()
+        self.virtual_size = Size(layout.width, layout.height)
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self.use_layout(self.layout_for(self.size))
+        super().on_resize()
+
+    # ------------------------------------------------------------ cursor and highlights
     def move_cursor_to(self, city: str, *, scroll: bool = True, home: bool = True) -> None:
         h = self.layout_.hex_of.get(city)
         if h is None:
             raise KeyError(f"no hex '{city}' on this board")
         if home:
-            self._home_x = self.layout_.centre[h][0]
+            self._home = self.layout_.across[h]
         super().move_cursor_to(city, scroll=scroll)
 
     def set_highlight(self, cities: Iterable[str] = (), path: Sequence[str] = ()) -> None:
@@ -181,15 +263,28 @@ class AmericanRailsBoard(BoardBase):
     def city_region(self, city: str) -> Region:
         return self.layout_.region(self.layout_.hex_of[city])
 
+    def label_regions(self) -> dict[str, Region]:
+        """Each hex's drawn cells (both rows), in board (virtual) coordinates; the blank
+        columns between hexes keep any two from touching."""
+        lay = self.layout_
+        return {lay.id_of[h]: lay.region(h) for h in lay.origin}
+
     def hex_text(self, city: str) -> str:
-        """The two lines of a hex, as drawn, joined by '|'."""
-        x, y = self.layout_.centre[self.layout_.hex_of[city]]
-        top = "".join(ch for ch, _ in self._rows[y][x - 1:x + 2])
-        bottom = "".join(ch for ch, _ in self._rows[y + 1][x - 1:x + 2])
+        """The two rows of a hex, as drawn, joined by '|'."""
+        lay = self.layout_
+        x, y = lay.origin[lay.hex_of[city]]
+        top = "".join(ch for ch, _ in self._rows[y][x:x + lay.cells])
+        bottom = "".join(ch for ch, _ in self._rows[y + 1][x:x + lay.cells])
         return f"{top}|{bottom}"
 
+    def hex_styles(self, city: str) -> list[Style]:
+        """The styles of a hex's top row, as drawn (the cursor aside)."""
+        lay = self.layout_
+        x, y = lay.origin[lay.hex_of[city]]
+        return [style for _, style in self._scene[y][x:x + lay.cells]]
+
     def action_move_cursor(self, direction: str) -> None:
-        target = self.layout_.step(self.cursor_hex, direction, self._home_x)
+        target = self.layout_.step(self.cursor_hex, direction, self._home)
         if target is not None:
             self.move_cursor_to(self.layout_.id_of[target], home=direction in ("left", "right"))
 
@@ -198,57 +293,77 @@ class AmericanRailsBoard(BoardBase):
         return None if h is None else self.layout_.id_of[h]
 
     def _cursor_rows(self, city: str) -> Iterable[int]:
-        y = self.layout_.centre[self.layout_.hex_of[city]][1]
+        y = self.layout_.origin[self.layout_.hex_of[city]][1]
         return (y, y + 1)
 
     def _cursor_columns(self, row: int) -> Sequence[int]:
-        x, y = self.layout_.centre[self.cursor_hex]
-        return (x - 1, x, x + 1) if row in (y, y + 1) else ()
+        lay = self.layout_
+        x, y = lay.origin[self.cursor_hex]
+        return range(x, x + lay.cells) if row in (y, y + 1) else ()
 
     def _cursor_style(self, style: Style) -> Style:
         if style.bgcolor is not None and style.color is not None:
             return style + Style(color=style.bgcolor, bgcolor=style.color, underline=True)
+        if style.reverse:  # a place to choose: the cursor's block shows it the other way
+            return style + Style(reverse=False)
         return style + CURSOR
+
+    # ------------------------------------------------------------ drawing
+    def _top(self, h: Hex, highlighted: set[Hex]) -> list[tuple[str, Style]]:
+        """A hex's top row: its price while expanding, a city's values, or its terrain."""
+        lay = self.layout_
+        m = lay.map
+        state = self.state
+        cells = lay.cells
+        city = m.city_at.get(h)
+        if h in highlighted and self.expanding and state is not None:
+            price = self.ruleset.cube_cost(state, h)
+            text = f"${price}" if len(f"${price}") <= cells else f"{price}"[-cells:]
+            return [(ch, LEGAL) for ch in text.ljust(cells)]
+        if city is not None:
+            developed = state is not None and city.id in state.developed
+            if lay.compact:
+                text = f"{city.full}{city.shared}"
+                style = NEVER_CITY if city.never_develop else (DEVELOPED_CITY if developed else CITY)
+            else:
+                text = city_mark(self.ruleset, state, city.id)
+                style = STYLE(named("bold bright_white") if developed else "bold")
+            if h in highlighted:
+                style = style + LEGAL
+            return [(ch, style) for ch in text]
+        terrain = m.terrain[h]
+        glyph = TERRAIN_GLYPHS.get(terrain, "?")
+        style = LEGAL if h in highlighted else STYLE(TERRAIN_STYLES.get(terrain, ""))
+        top = [(" ", PLAIN)] * cells
+        # In the compact drawing the glyph stands over a hex's first cube, as a city's
+        # full value does; in the roomy one, in the middle.
+        top[0 if lay.compact else 1] = (glyph, style)
+        return top
 
     def _build_scene(self) -> None:
         lay = self.layout_
-        rules = self.ruleset
         m = lay.map
         state = self.state
+        cells = lay.cells
         chars = [[" "] * lay.width for _ in range(lay.height)]
         styles = [[PLAIN] * lay.width for _ in range(lay.height)]
         board = state.hexes if state is not None else {}
         letters = {c.id: c.letter for c in m.companies}
         chip = {c.id: STYLE(COMPANY_STYLES.get(c.colour, "bold reverse")) for c in m.companies}
         highlighted = {lay.hex_of[i] for i in self.highlighted if i in lay.hex_of}
-        for h, (x, y) in lay.centre.items():
-            terrain = m.terrain[h]
-            city = m.city_at.get(h)
-            top: list[tuple[str, Style]]
-            if h in highlighted and self.expanding and state is not None:
-                price = f"${rules.cube_cost(state, h)}"
-                top = [(ch, LEGAL) for ch in price.ljust(3)[:3]]
-            elif city is not None:
-                mark = city_mark(rules, state, city.id)
-                developed = state is not None and city.id in state.developed
-                style = STYLE("bold bright_white" if developed else "bold")
-                top = [(ch, style) for ch in mark]
-                if h in highlighted:
-                    top = [(ch, LEGAL) for ch in mark]
-            else:
-                glyph = TERRAIN_GLYPHS.get(terrain, "?")
-                style = LEGAL if h in highlighted else STYLE(TERRAIN_STYLES.get(terrain, ""))
-                top = [(" ", PLAIN), (glyph, style), (" ", PLAIN)]
+        for h, (x, y) in lay.origin.items():
+            top = self._top(h, highlighted)
             here = board.get(h, [])
-            if len(here) <= 3:
+            if len(here) <= cells:
                 bottom = [(letters[c], chip[c]) for c in here]
-            else:
-                bottom = [(letters[here[0]], chip[here[0]]), (letters[here[1]], chip[here[1]]),
-                          (f"{len(here) - 2}"[-1], STYLE("bold"))]
-            bottom += [(" ", PLAIN)] * (3 - len(bottom))
-            for i in range(3):
-                chars[y][x - 1 + i], styles[y][x - 1 + i] = top[i]
-                chars[y + 1][x - 1 + i], styles[y + 1][x - 1 + i] = bottom[i]
+            else:  # the first letters, and how many more (the cursor line names them all)
+                shown = here[:cells - 1]
+                bottom = [(letters[c], chip[c]) for c in shown]
+                bottom.append((f"{len(here) - len(shown)}"[-1], STYLE("bold")))
+            bottom += [(" ", PLAIN)] * (cells - len(bottom))
+            for i in range(cells):
+                chars[y][x + i], styles[y][x + i] = top[i]
+                chars[y + 1][x + i], styles[y + 1][x + i] = bottom[i]
         self._scene = [list(zip(cr, sr, strict=True)) for cr, sr in zip(chars, styles, strict=True)]
 
 
@@ -329,14 +444,16 @@ def track_compact(state: ARState, names: Sequence[str]) -> Text:
 
 
 class AmericanRailsTrack(BoardPanel):
-    """Under the board: the hex under the cursor, and, while expanding, what a cube of
-    the company being expanded would cost there and how it would change incomes."""
+    """In the side panel, above the choices: the hex under the board cursor in words
+    (name, values and state, every cube), and, while expanding, what a cube of the
+    company being expanded would cost there and how it would change incomes.
+
+    It sits beside the map rather than under it, so the map keeps every row."""
 
     DEFAULT_CSS = """
     AmericanRailsTrack {
         height: auto;
         padding: 0 1;
-        border-top: solid $panel;
     }
     AmericanRailsTrack Static { height: auto; }
     """
@@ -352,10 +469,13 @@ class AmericanRailsTrack(BoardPanel):
         self.board: AmericanRailsBoard | None = None
 
     def on_mount(self) -> None:
-        parent = self.parent
-        boards = list(parent.query(AmericanRailsBoard)) if parent is not None else []
+        boards = list(self.screen.query(AmericanRailsBoard))
         self.board = boards[0] if boards else None
-        super().on_mount()
+        if self.board is not None:
+            self.board.cursor_listeners.append(self.show_cursor)
+            self.cursor = self.board.cursor_city
+        if self.state is not None:
+            self.update_state(self.state)
 
     @property
     def expanding(self) -> str | None:
@@ -376,6 +496,8 @@ class AmericanRailsTrack(BoardPanel):
             self.query_one("#ar-cursor", Static).update(self.hex_line(self.state, self.cursor))
 
     def hex_line(self, state: ARState, city: str) -> Text:
+        """"Cursor Pittsburgh 5/3, developed (7/4 now), cubes A N" and, while expanding,
+        the price and the changes of income a cube there would bring."""
         rules = self.ruleset
         m = rules.map
         col, row = (int(p) for p in city.split(","))
@@ -386,14 +508,12 @@ class AmericanRailsTrack(BoardPanel):
         place = m.city_at.get(h)
         if place is not None:
             text.append(place.name, style="bold")
-            text.append(f" {city_mark(rules, state, place.id)}")
-            if place.never_develop:
-                text.append(" (never developed)", style="dim")
-            elif place.id in state.developed:
-                text.append(" (developed)")
+            text.append(f" {city_state(rules, state, place.id)}")
         else:
-            text.append(f"{m.terrain[h]} [{city}]")
-        for c in state.hexes.get(h, []):
+            text.append(f"{m.terrain[h].capitalize()} [{city}]")
+        here = state.hexes.get(h, [])
+        text.append(", cube" + ("s" if len(here) > 1 else "") if here else ", no cubes")
+        for c in here:
             text.append(" ")
             text.append_text(company_chip(rules, c))
         company = self.expanding

@@ -14,7 +14,7 @@ from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderR
 from rich.table import Table
 from rich.text import Text
 
-from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
+from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, append_seat
 from railgames.app.palette import player_letters, player_style
 from railgames.core.engine import Prompt
 from railgames.games.american_rails.actions import (
@@ -182,6 +182,32 @@ class AmericanRailsUI(GameUI):
                                      for a in prompt.choices if isinstance(a, (PlaceStart, Develop))])
         return Highlight()
 
+    def why_not(self, state: Any, prompt: Prompt, prefix: list[str], key: str) -> str:
+        """The rules' reason a hex picked on the board is not a choice (board keys are
+        hexes, "column,row", not city ids)."""
+        rules = self.ruleset
+        try:
+            col, row = (int(p) for p in key.split(","))
+        except ValueError:
+            return f"{key} is not one of the choices here (the highlighted places are)"
+        h = rules.map.hex_of(col, row)
+        if h not in rules.map.terrain:
+            return f"[{key}] is not on the map"
+        name = rules.hex_name(h)
+        reason: str | None = None
+        city = rules.map.city_at.get(h)
+        if state.step is Step.EXPAND and prefix:
+            reason = rules.placement_refusal(state, prefix[0][len(COMPANY_PREFIX):], h)
+        elif state.step in (Step.START, Step.DEVELOP) and city is None:
+            reason = f"{name} is not a city"
+        elif state.step is Step.START and city is not None:
+            reason = self.rules_refusal(state, PlaceStart(seat=prompt.seat, city=city.id))
+        elif state.step is Step.DEVELOP and city is not None:
+            reason = self.rules_refusal(state, Develop(seat=prompt.seat, city=city.id))
+        if reason:
+            return reason[0].upper() + reason[1:]
+        return f"{name[0].upper()}{name[1:]} is not one of the choices here (the highlighted places are)"
+
     def hotkeys(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Hotkey]:
         keys: list[Hotkey] = []
         for action in prompt.choices:
@@ -228,9 +254,7 @@ class AmericanRailsUI(GameUI):
             mark = "▶" if seat == to_move else " "
             name = Text(mark, style="bold")
             name.append(f" {letters[seat]} ", style="reverse " + player_style(seat))
-            name.append(f" {p.name}", style=player_style(seat))
-            if kinds[seat] != "human" and "bot" not in p.name:
-                name.append(f" ({kinds[seat]} bot)", style="dim")
+            append_seat(name, p.name, kinds[seat], player_style(seat))
             table.add_row(name, f"${p.money}", self.shares_text(p.shares))
         return SideBySide(table, Group(companies_text(self.ruleset, state), track_text(state, names)),
                           [companies_compact(self.ruleset, state), track_compact(state, names)])
@@ -264,7 +288,8 @@ class AmericanRailsUI(GameUI):
         text.rstrip()
         return text
 
-    def board_extras(self) -> list[Any]:
+    def side_extras(self) -> list[Any]:
+        # The cursor line goes beside the map, which needs every row of a 40-row screen.
         from railgames.games.american_rails.board import AmericanRailsTrack
 
         return [AmericanRailsTrack(self.ruleset, id="ar-track-panel")]

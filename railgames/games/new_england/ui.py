@@ -12,7 +12,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
+from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, append_seat
 from railgames.app.palette import commodity_letter, player_letters, player_style
 from railgames.core.engine import Prompt
 from railgames.games.new_england.actions import (
@@ -170,9 +170,7 @@ class NewEnglandUI(GameUI):
             mark = "▶" if seat == to_move else " "
             name = Text(f"{mark}", style="bold")
             name.append(f" {letters[seat]} ", style="reverse " + player_style(seat))
-            name.append(f" {r.name}", style=player_style(seat))
-            if kinds[seat] != "human" and "bot" not in r.name:
-                name.append(f" ({kinds[seat]} bot)", style="dim")
+            append_seat(name, r.name, kinds[seat], player_style(seat))
             if seat == state.first:
                 name.append(" ★1st", style="bold")
             unfinished = sum(1 for link in r.links if link in state.unfinished)

@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
+from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, append_seat
 from railgames.app.palette import player_letters, player_style
 from railgames.app.widgets.hex_layout import hex_id
 from railgames.core.engine import Prompt
@@ -171,9 +171,7 @@ class ParisConnectionUI(GameUI):
             mark = "▶" if seat == to_move else " "
             name = Text(f"{mark}", style="bold")
             name.append(f" {letters[seat]} ", style="reverse " + player_style(seat))
-            name.append(f" {player.name}", style=player_style(seat))
-            if kinds[seat] != "human" and "bot" not in player.name:
-                name.append(f" ({kinds[seat]} bot)", style="dim")
+            append_seat(name, player.name, kinds[seat], player_style(seat))
             held = Text(str(player.held), style="bold red" if player.held > limit else "")
             table.add_row(name, held)
             if player.shares is not None:

@@ -1,24 +1,35 @@
 """The Railways of the World board: a hex map drawn as text with the Line API.
 
-Each hex is a cell four columns wide and two rows tall, odd rows shifted half a
-hex to the right (pointy tops), drawn with its outline::
+Each row of hexes is one line of text and each hex three cells of it, odd rows
+shifted half a hex to the right (pointy tops), so that the whole of the Eastern
+United States (23 hexes by 24 rows) is in view at 120x40 with the game's panels
+under it (see ``CompactHexLayout``)::
 
-     RBK ╱ ╲ ╱ ╲
-    │(R)A A│ ^ │
-     ╲ ╱ ╲ ╱ ╲ ╱
+       .   .   .   ~       .   .   A ─Bbk  ~   ~   x
+     .   ~   .   .  Rrbp A ─ A ─ A   .      Kry      ~
+       ~   .   .   .   ~   .   .   .   .  +G    ^_# ^
 
 Everything that carries meaning has a glyph or a letter as well as a colour, so
 the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
 
 * ``.`` open country, ``~`` water, ``^`` mountain, ``x`` a partial hex (no track)
-* ``(R)`` a city: R red, Y yellow, B blue, K black, P purple, G gray; its goods
-  cubes are letters above it (and below it past three), each in its colour;
-  ``0`` under an empty city is its empty-city marker
-* ``#`` a ridge on a hex side
-* a player's letter on a hex side: their track leaves the hex there (so a
-  track reads as the letters on the sides it passes); in the hex's middle the
-  letter of each track in it (two for a crossing)
-* ``+`` where the choice under way may go (a tile, a city); reverse video: the cursor
+* ``Rybk`` a city: its colour as a capital in reverse video (R red, Y yellow,
+  B blue, K black, P purple, G gray), then its goods cubes as small letters,
+  each in its colour (``…`` after two when there are more than three);
+  ``R0``: the city was emptied and holds an empty-city marker
+* ``#`` a ridge on the side between two hexes of a row; ``_`` (or an
+  underline) a ridge on the side below it, between two rows
+* a player's letter in a hex: their track; ``─`` in their colour: the track
+  crosses the side between two hexes of a row (at the open end of a link:
+  the way it heads); two letters: a crossing; underlined: a link not
+  finished yet
+* ``+`` where the choice under way may go (a tile, a city); ``*`` the tile
+  being laid, or the route of a delivery; reverse video: the cursor
+
+The full detail of the hex under the cursor (the city's name and cubes, the
+terrain and its cost, the ridges, whose links pass) is on the line under the
+board, and the map's legend is drawn in its sea where there is room (else
+beside it).
 
 Hexes are named as the rules name them, ``"column,row"``; that string is the
 ``city`` the board's ``CityChosen`` and ``CursorMoved`` messages carry.
@@ -35,9 +46,9 @@ from textual.binding import Binding, BindingType
 from textual.geometry import Region
 from textual.widgets import Static
 
-from railgames.app.palette import player_letters, player_style
+from railgames.app.palette import named, player_letters, player_style
 from railgames.app.widgets.board_base import CURSOR, STYLE, BoardBase, BoardPanel, Cell
-from railgames.app.widgets.hex_layout import HexLayout, hex_id
+from railgames.app.widgets.hex_layout import CompactHexLayout, hex_id
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
 from railgames.games.railways_of_the_world.board_map import GRAY
@@ -45,24 +56,39 @@ from railgames.games.railways_of_the_world.rules import RailwaysOfTheWorldRules,
 from railgames.games.railways_of_the_world.state import RotwState
 
 RIDGE_GLYPH = "#"
+RIDGE_BELOW_GLYPH = "_"
 LEGAL_MARK = "+"
+PATH_MARK = "*"
+WALL_GLYPH = " "
+SIDE_TRACK_GLYPH = "─"
+CROSSING_GLYPH = "┼"
+MORE_CUBES = "…"
+EMPTIED_MARK = "0"
 
 TERRAIN_GLYPHS: dict[str, tuple[str, str]] = {
-    "open": (".", "green"),
-    "water": ("~", "bright_blue"),
-    "mountain": ("^", "yellow"),
+    "open": (".", named("green")),
+    "water": ("~", named("bright_blue")),
+    "mountain": ("^", named("yellow")),
     "partial": ("x", "dim"),
 }
+TERRAIN_COSTS = {"open": 2000, "water": 3000, "mountain": 4000}
 CITY_LETTERS = {"red": "R", "yellow": "Y", "blue": "B", "black": "K", "purple": "P", GRAY: "G"}
-CITY_STYLES = {
+# A city's letter and the name of its colour as text (the cursor line, the lists).
+CITY_STYLES = {colour: named(style) for colour, style in {
     "red": "bold bright_red", "yellow": "bold bright_yellow", "blue": "bold bright_blue",
     "black": "bold bright_white on black", "purple": "bold magenta", GRAY: "bold white",
-}
-CUBE_STYLES = {
+}.items()}
+# A city on the map: its letter as a chip of its colour, in reverse video so that it
+# stays a chip with no colour at all (NO_COLOR keeps reverse video).
+CITY_CHIPS = {colour: named(style) for colour, style in {
+    "red": "bold reverse bright_red on black", "yellow": "bold reverse bright_yellow on black",
+    "blue": "bold reverse bright_blue on black", "black": "bold reverse black on bright_white",
+    "purple": "bold reverse magenta on bright_white", GRAY: "bold reverse white on black",
+}.items()}
+CUBE_STYLES = {colour: named(style) for colour, style in {
     "red": "bold bright_red", "yellow": "bold bright_yellow", "blue": "bold bright_blue",
     "black": "bold bright_white on black", "purple": "bold magenta",
-}
-
+}.items()}
 
 
 def city_letter(colour: str) -> str:
@@ -79,11 +105,108 @@ def cube_text(cubes: dict[str, int]) -> Text:
     return text
 
 
-
 DIM = Style(dim=True)
 PLAIN = Style()
 LEGAL = Style(bold=True, reverse=True)
-RIDGE = Style.parse("bold yellow")
+PATH = Style(bold=True)
+RIDGE = Style.parse(named("bold yellow"))
+UNDERLINE = Style(underline=True)
+EMPTIED = Style.parse(named("bold bright_red"))
+
+
+def _chip_style(colour: str) -> Style:
+    return STYLE(CITY_CHIPS.get(colour, "bold reverse"))
+
+
+# ------------------------------------------------------------------- layout
+
+
+class RotwLayout(CompactHexLayout):
+    """The compact hex layout with this game's marks: a city takes its two walls too
+    (its letter and up to three cubes need five cells), ridges between two rows are
+    marked in the upper hex's cell over the side, and a legend goes in the sea."""
+
+    def __init__(self, game_map: Any) -> None:
+        row_of = {h: game_map.offset_of(h)[1] for h in game_map.terrain}
+        in_row = {s for s in game_map.ridges if row_of[s[0]] == row_of[s[1]]}
+        super().__init__(game_map, in_row)
+        self.ridge_cells = set(self.marked_cells)
+        # A ridge between two rows: the cell of the upper hex over the side.
+        self.ridge_below: set[Cell] = set()
+        for a, b in game_map.ridges:
+            if row_of[a] == row_of[b]:
+                continue
+            upper, lower = (a, b) if row_of[a] < row_of[b] else (b, a)
+            ux, uy = self.centre[upper]
+            self.ridge_below.add((ux + (1 if self.centre[lower][0] > ux else -1), uy))
+        # A city's cells: its walls, its letter and three cube slots.
+        self.city_cells: dict[Hex, Region] = {}
+        for h in game_map.city_at:
+            x, y = self.centre[h]
+            self.city_cells[h] = Region(x - 2, y, 5, 1)
+        self.city_of_cell: dict[Cell, Hex] = {
+            (x, r.y): h for h, r in self.city_cells.items() for x in range(r.x, r.right)}
+        # The legend goes in the sea, or else beside the map.
+        self.legend_at = self._find_room(LEGEND_WIDTH, len(LEGEND))
+        if self.legend_at is None:
+            self.legend_at = (self.width + 1, 0)
+            self.width += LEGEND_WIDTH + 1
+            self.height = max(self.height, len(LEGEND))
+
+    def _find_room(self, width: int, height: int) -> tuple[int, int] | None:
+        """The top left of a free block of the sea, a cell clear of the map all round
+        (the lowest and rightmost there is), or None."""
+        taken: set[Cell] = set(self.owner) | self.walls | set(self.city_of_cell)
+        busy = [[False] * (self.width + 2) for _ in range(self.height + 2)]
+        for x, y in taken:
+            for dx in (-1, 0, 1):
+                for dy in (-1, 0, 1):
+                    if 0 <= y + dy < self.height and 0 <= x + dx < self.width:
+                        busy[y + dy][x + dx] = True
+        best = None
+        for y in range(self.height - height, -1, -1):
+            for x in range(self.width - width, -1, -1):
+                if all(not busy[yy][xx] for yy in range(y, y + height)
+                       for xx in range(x, x + width)):
+                    best = (x, y)
+                    break
+            if best:
+                break
+        return best
+
+    def side_neighbour_is_city(self, h: Hex, side: int) -> bool:
+        """Whether the hex next to ``h`` in its row (side -1 left, +1 right) is a city."""
+        x, y = self.centre[h]
+        return (x + 2 * side, y) in self.city_of_cell
+
+
+LEGEND: list[tuple[str, str, str]] = [
+    # glyph, its style, what it means
+    (".", TERRAIN_GLYPHS["open"][1], "open      $2,000"),
+    ("~", TERRAIN_GLYPHS["water"][1], "water     $3,000"),
+    ("^", TERRAIN_GLYPHS["mountain"][1], "mountain  $4,000"),
+    ("x", "dim", "no track"),
+    ("# _", named("bold yellow"), "ridge   +$4,000"),
+    ("Ryb", "", "red city: y b cubes"),
+    ("R0", "", "emptied city"),
+    ("A─A", "", "track of A"),
+    ("+", "bold reverse", "may go here"),
+]
+LEGEND_WIDTH = max(4 + len(text) for _, _, text in LEGEND)
+
+_LAYOUTS: dict[str, RotwLayout] = {}
+
+
+def board_layout(ruleset: RailwaysOfTheWorldRules) -> RotwLayout:
+    """The board's layout, worked out once per map."""
+    m = ruleset.map
+    layout = _LAYOUTS.get(m.id)
+    if layout is None or layout.map is not m:
+        layout = _LAYOUTS[m.id] = RotwLayout(m)
+    return layout
+
+
+# ------------------------------------------------------------------- board
 
 
 class RotwBoard(BoardBase):
@@ -99,12 +222,12 @@ class RotwBoard(BoardBase):
         Binding("enter", "choose", "Choose hex"),
     ]
 
-    layout_: HexLayout
+    layout_: RotwLayout
     state: RotwState | None
     ruleset: RailwaysOfTheWorldRules
 
     def __init__(self, ruleset: RailwaysOfTheWorldRules, *, id: str | None = None) -> None:
-        layout = HexLayout(ruleset.map, ruleset.map.ridges)
+        layout = board_layout(ruleset)
         first = ruleset.map.cities[0]
         self.letters: list[str] = []
         super().__init__(ruleset, layout, hex_id(first.col, first.row), id=id)
@@ -123,7 +246,24 @@ class RotwBoard(BoardBase):
         super().move_cursor_to(city, scroll=scroll)
 
     def city_region(self, city: str) -> Region:
-        return self.layout_.region(self.layout_.hex_of[city])
+        h = self.layout_.hex_of[city]
+        return self.layout_.city_cells.get(h) or self.layout_.region(h)
+
+    def label_regions(self) -> dict[str, Region]:
+        """The marks that must not touch another: each city (its letter and cubes, with
+        its walls) and each line of the legend, in board (virtual) coordinates."""
+        lay = self.layout_
+        regions = {lay.id_of[h]: r for h, r in lay.city_cells.items()}
+        if lay.legend_at is not None:
+            x0, y0 = lay.legend_at
+            for i, (_, _, text) in enumerate(LEGEND):
+                regions[f"legend {i}"] = Region(x0, y0 + i, 4 + len(text), 1)
+        return regions
+
+    def hex_text(self, city: str) -> str:
+        """The cells of a hex as drawn (five for a city, three for another hex)."""
+        r = self.city_region(city)
+        return "".join(ch for ch, _ in self._rows[r.y][r.x:r.right])
 
     def update_state(self, state: Any) -> None:
         if state is not None and len(self.letters) != len(state.players):
@@ -137,20 +277,22 @@ class RotwBoard(BoardBase):
             self.move_cursor_to(self.layout_.id_of[target], home=direction in ("left", "right"))
 
     def _city_at(self, cell: Cell) -> str | None:
-        h = self.layout_.owner.get(cell)
-        return None if h is None else self.layout_.id_of[h]
+        lay = self.layout_
+        h = lay.city_of_cell.get(cell) or lay.owner.get(cell)
+        return None if h is None else lay.id_of[h]
 
     # ------------------------------------------------------------ drawing
     def _cursor_rows(self, city: str) -> Iterable[int]:
         return self.layout_.rows_of(self.layout_.hex_of[city])
 
     def _cursor_columns(self, row: int) -> Sequence[int]:
-        x, y = self.layout_.centre[self.cursor_hex]
-        if row == y:
-            return (x - 1, x, x + 1)
-        if row in (y - 1, y + 1):
-            return (x,)
-        return ()
+        h = self.cursor_hex
+        x, y = self.layout_.centre[h]
+        if row != y:
+            return ()
+        if h in self.layout_.city_cells:
+            return (x - 1, x, x + 1, x + 2)
+        return (x - 1, x, x + 1)
 
     def _cursor_style(self, style: Style) -> Style:
         if style.bgcolor is not None and style.color is not None:
@@ -167,78 +309,126 @@ class RotwBoard(BoardBase):
         state = self.state
         chars = [[" "] * lay.width for _ in range(lay.height)]
         styles = [[PLAIN] * lay.width for _ in range(lay.height)]
-        for (x, y), (glyph, ridge) in lay.edges.items():
-            chars[y][x], styles[y][x] = (RIDGE_GLYPH, RIDGE) if ridge else (glyph, DIM)
+        for x, y in lay.walls:
+            chars[y][x], styles[y][x] = WALL_GLYPH, DIM
+        for x, y in lay.ridge_cells:
+            chars[y][x], styles[y][x] = RIDGE_GLYPH, RIDGE
         highlighted = {lay.hex_of[i] for i in self.highlighted if i in lay.hex_of}
-        path = [lay.hex_of[i] for i in self.path if i in lay.hex_of]
-        for h, (x, y) in lay.centre.items():
-            terrain = m.terrain[h]
-            city = m.city_at.get(h)
-            if city is not None:
-                colour = state.colour[city.id] if state is not None else city.colour
-                cstyle = STYLE(CITY_STYLES.get(colour, "bold"))
-                chars[y][x - 1], chars[y][x], chars[y][x + 1] = "(", city_letter(colour), ")"
-                styles[y][x - 1] = styles[y][x] = styles[y][x + 1] = cstyle
-                if state is None and city.cubes:
-                    chars[y - 1][x], styles[y - 1][x] = str(min(city.cubes, 9)), STYLE("bold")
-                if state is not None and city.id in state.markers:
-                    chars[y + 1][x], styles[y + 1][x] = "0", STYLE("bold red")
-                if h in highlighted:
-                    styles[y][x] = cstyle + LEGAL
-                continue
-            glyph, tstyle = TERRAIN_GLYPHS.get(terrain, ("?", "bold"))
-            chars[y][x], styles[y][x] = glyph, STYLE(tstyle)
+        path = {lay.hex_of[i] for i in self.path if i in lay.hex_of}
+        # The track in each hex, in the order it was laid, and the sides it crosses.
+        tracks: dict[Hex, list[tuple[str, Style]]] = {}
         if state is not None:
             for link in state.links.values():
                 letter, pstyle = self._letter(link.owner)
+                if not link.complete:
+                    pstyle = pstyle + UNDERLINE
                 hexes = [self.ruleset.city_hex(link.start), *link.tiles, link.toward]
                 for a, b in zip(hexes, hexes[1:], strict=False):
+                    if a is None or b is None:
+                        continue
                     cell = lay.side_cell.get((a, b) if a <= b else (b, a))
-                    if cell is not None:
-                        chars[cell[1]][cell[0]] = letter
-                        styles[cell[1]][cell[0]] = pstyle + Style(underline=not link.complete)
-                for h in link.tiles:
-                    x, y = lay.centre[h]
-                    here = state.hex_links.get(h, [])
-                    if len(here) > 1:
-                        slot = x - 1 if here[0] == link.id else x + 1
-                        chars[y][slot], styles[y][slot] = letter, pstyle
-                        chars[y][x], styles[y][x] = "┼", DIM
-                    else:
-                        chars[y][x], styles[y][x] = letter, pstyle
-        if state is not None:
-            self._draw_cubes(state, chars, styles)
-        for h in highlighted:
+                    if cell is not None and cell in lay.walls:
+                        chars[cell[1]][cell[0]], styles[cell[1]][cell[0]] = SIDE_TRACK_GLYPH, pstyle
+            for h, ids in state.hex_links.items():
+                tracks[h] = []
+                for i in ids:
+                    letter, pstyle = self._letter(state.links[i].owner)
+                    tracks[h].append((letter, pstyle if state.links[i].complete
+                                      else pstyle + UNDERLINE))
+        for h in lay.centre:
             if h in m.city_at:
+                self._draw_city(h, h in highlighted, chars, styles)
                 continue
-            x, y = lay.centre[h]
-            chars[y][x + 1], styles[y][x + 1] = LEGAL_MARK, LEGAL
-        for h in path:
-            if h in lay.centre and h not in m.city_at:
-                x, y = lay.centre[h]
-                chars[y][x - 1], styles[y][x - 1] = "*", STYLE("bold")
+            self._draw_hex(h, tracks.get(h, []), h in highlighted, h in path, chars, styles)
+        for x, y in lay.ridge_below:
+            if chars[y][x] == " ":
+                chars[y][x], styles[y][x] = RIDGE_BELOW_GLYPH, RIDGE
+            else:
+                styles[y][x] = styles[y][x] + UNDERLINE
+        if lay.legend_at is not None:
+            self._draw_legend(lay.legend_at, chars, styles)
         self._scene = [list(zip(cr, sr, strict=True)) for cr, sr in zip(chars, styles, strict=True)]
 
+    def _draw_hex(self, h: Hex, here: list[tuple[str, Style]], legal: bool, on_path: bool,
+                  chars: list[list[str]], styles: list[list[Style]]) -> None:
+        """A hex that is not a city: its terrain or track in the middle, marks either side.
 
-    def _draw_cubes(self, state: RotwState, chars: list[list[str]],
-                    styles: list[list[Style]]) -> None:
-        """A city's goods cubes as letters above it (three) and below it (three more).
-
-        They cover the hex's upper and lower sides; a track leaving a city there still
-        shows in the hex next to it. More than six cubes: the sixth cell says '+'.
+        A cell next to a city's walls never takes a letter or a mark, so nothing runs
+        into the city: the letters of a crossing and the marks move to the middle.
         """
         lay = self.layout_
-        for h, city in lay.map.city_at.items():
-            x, y = lay.centre[h]
-            letters = [(city_letter(c), STYLE(CUBE_STYLES.get(c, "bold")))
-                       for c, k in state.cubes[city.id].items() for _ in range(k)]
-            if len(letters) > 6:
-                letters = [*letters[:5], ("+", STYLE("bold"))]
-            top, bottom = letters[:3], letters[3:6]
-            for i, (ch, st) in enumerate(top):
-                chars[y - 1][x - 1 + i], styles[y - 1][x - 1 + i] = ch, st
-            for i, (ch, st) in enumerate(bottom):
-                chars[y + 1][x - 1 + i], styles[y + 1][x - 1 + i] = ch, st
+        x, y = lay.centre[h]
+        glyph, tstyle = TERRAIN_GLYPHS.get(lay.map.terrain[h], ("?", "bold"))
+        cells: dict[int, tuple[str, Style]] = {x: (glyph, STYLE(tstyle))}
+        free = [c for c, side in ((x + 1, 1), (x - 1, -1))
+                if not lay.side_neighbour_is_city(h, side)]
+        if len(here) == 1:
+            cells[x] = here[0]
+        elif len(here) > 1:
+            if len(free) == 2:
+                cells[x - 1], cells[x + 1] = here[0], here[1]
+                cells[x] = (CROSSING_GLYPH, DIM)
+                free = []
+            elif free:
+                cells[x], cells[free[0]] = here[0], here[1]
+                free = []
+            else:
+                cells[x] = here[0]
+        for mark, wanted, style in ((LEGAL_MARK, legal, LEGAL), (PATH_MARK, on_path, PATH)):
+            if not wanted:
+                continue
+            if free:
+                cells[free.pop(0)] = (mark, style)
+            else:
+                ch, st = cells[x]
+                cells[x] = (ch, st + (LEGAL if mark == LEGAL_MARK else UNDERLINE))
+        for cx, (ch, st) in cells.items():
+            chars[y][cx], styles[y][cx] = ch, st
+
+    def _draw_city(self, h: Hex, legal: bool, chars: list[list[str]],
+                   styles: list[list[Style]]) -> None:
+        """``+Rybk``: legal mark, the city's letter, its cubes (``…`` past three)."""
+        lay = self.layout_
+        city = lay.map.city_at[h]
+        state = self.state
+        x, y = lay.centre[h]
+        colour = state.colour[city.id] if state is not None else city.colour
+        if legal:
+            chars[y][x - 2], styles[y][x - 2] = LEGAL_MARK, LEGAL
+        chars[y][x - 1], styles[y][x - 1] = city_letter(colour), _chip_style(colour)
+        slots: list[tuple[str, Style]]
+        if state is None:
+            slots = [(str(min(city.cubes, 9)), STYLE("bold"))] if city.cubes else []
+        else:
+            slots = [(city_letter(c).lower(), STYLE(CUBE_STYLES.get(c, "bold")))
+                     for c, k in state.cubes[city.id].items() for _ in range(k)]
+            if len(slots) > 3:
+                slots = [*slots[:2], (MORE_CUBES, STYLE("bold"))]
+            if not slots and city.id in state.markers:
+                slots = [(EMPTIED_MARK, EMPTIED)]
+        for i, (ch, st) in enumerate(slots):
+            chars[y][x + i], styles[y][x + i] = ch, st
+
+    def _draw_legend(self, at: tuple[int, int], chars: list[list[str]],
+                     styles: list[list[Style]]) -> None:
+        x0, y0 = at
+        for i, (glyph, gstyle, text) in enumerate(LEGEND):
+            y = y0 + i
+            cells: list[tuple[str, Style]] = []
+            if glyph == "Ryb":
+                cells = [("R", _chip_style("red")), ("y", STYLE(CUBE_STYLES["yellow"])),
+                         ("b", STYLE(CUBE_STYLES["blue"]))]
+            elif glyph == "R0":
+                cells = [("R", _chip_style("red")), (EMPTIED_MARK, EMPTIED)]
+            elif glyph == "A─A":
+                pstyle = STYLE(player_style(0))
+                cells = [("A", pstyle), (SIDE_TRACK_GLYPH, pstyle), ("A", pstyle)]
+            else:
+                cells = [(ch, STYLE(gstyle) if ch != " " else PLAIN) for ch in glyph]
+            cells += [(" ", PLAIN)] * (4 - len(cells))
+            cells += [(ch, DIM) for ch in text]
+            for dx, (ch, st) in enumerate(cells):
+                chars[y][x0 + dx], styles[y][x0 + dx] = ch, st
 
 
 class RotwTrack(BoardPanel):
@@ -297,11 +487,22 @@ class RotwTrack(BoardPanel):
         if place is not None:
             colour = state.colour[place.id]
             text.append(place.name, style="bold")
-            text.append(f" ({colour}) ", style=CITY_STYLES.get(colour, ""))
-            text.append_text(cube_text(state.cubes[place.id]))
+            text.append(f", {colour} city", style=CITY_STYLES.get(colour, ""))
+            cubes = [c for c, k in state.cubes[place.id].items() for _ in range(k)]
+            if cubes:
+                text.append(": cubes ")
+                for i, c in enumerate(cubes):
+                    text.append(", " if i else "")
+                    text.append(c, style=CUBE_STYLES.get(c, "bold"))
+            elif place.id in state.markers:
+                text.append(": emptied (an empty-city marker)")
+            elif colour == GRAY:
+                text.append(": no cubes; may be urbanized")
+            else:
+                text.append(": no cubes")
             return text
         terrain = m.terrain[h]
-        cost = {"open": 2000, "water": 3000, "mountain": 4000}.get(terrain)
+        cost = TERRAIN_COSTS.get(terrain)
         text.append(terrain)
         if cost is not None:
             text.append(f" {money(cost)}", style="dim")

@@ -16,7 +16,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
+from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, append_seat
 from railgames.app.palette import player_letters, player_style
 from railgames.core.engine import Prompt
 from railgames.games.railways_of_the_world.actions import (
@@ -237,7 +237,9 @@ class RotwUI(GameUI):
     def players_table(self, state: Any, names: Sequence[str], kinds: Sequence[str],
                       to_move: int | None) -> RenderableType:
         letters = player_letters(names)
-        table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
+        # One space between columns: the table keeps to 34 columns under the map.
+        table = Table(box=None, expand=True, padding=(0, 1), collapse_padding=True,
+                      show_edge=False)
         table.add_column("Player", no_wrap=True, ratio=3)
         table.add_column("Cash", justify="right", no_wrap=True)
         table.add_column("Bd", justify="right", no_wrap=True)
@@ -247,7 +249,7 @@ class RotwUI(GameUI):
             mark = "▶" if seat == to_move else " "
             name = Text(mark, style="bold")
             name.append(f" {letters[seat]} ", style="reverse " + player_style(seat))
-            name.append(f" {p.name}", style=player_style(seat))
+            append_seat(name, p.name, kinds[seat], player_style(seat))
             if seat == state.first:
                 name.append(" ★", style="bold")
             table.add_row(name, money(p.cash), str(p.bonds), str(p.income), str(p.engine))

@@ -38,6 +38,7 @@ from rich.text import Text
 from textual.geometry import Region
 from textual.widgets import Static
 
+from railgames.app.gameui import short_name
 from railgames.app.palette import named, player_letters, player_style
 from railgames.app.widgets.board_base import STYLE, BoardPanel, Cell
 from railgames.app.widgets.graph_board import (
@@ -124,11 +125,6 @@ def parse_route_mark(mark: str) -> tuple[str, str | None, int | None]:
     route, _, rest = mark.partition(ROUTE_TARGET)
     target, _, gain = rest.partition(ROUTE_TARGET)
     return route, target or None, int(gain) if gain else None
-
-
-def short_name(name: str) -> str:
-    """A player's name without a bot's description: ``Ada (greedy bot)`` is ``Ada``."""
-    return name.split(" (", 1)[0]
 
 
 def goods_letters(goods: dict[str, int]) -> str:

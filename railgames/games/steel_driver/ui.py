@@ -16,7 +16,7 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey
+from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, bot_tag, short_name
 from railgames.app.palette import player_letters, player_style
 from railgames.core.engine import Prompt
 from railgames.games.steel_driver.actions import (
@@ -34,7 +34,6 @@ from railgames.games.steel_driver.board import (
     colour_style,
     company_chip,
     route_mark,
-    short_name,
 )
 from railgames.games.steel_driver.rules import (
     SET_VALUES,
@@ -54,6 +53,10 @@ def cubes(count: int) -> str:
 
 
 UNBOUNDED = 10_000  # columns: wider than any screen
+
+
+PLAYER_PREFIX = len("▶ A  ")  # the turn mark and the player's letter, before the name
+NAME_ROOM = 12  # a name this long or shorter is never cut in the players table
 
 
 class FirstThatFits:
@@ -368,21 +371,25 @@ class SteelDriverUI(GameUI):
     def players_table(self, state: Any, names: Sequence[str], kinds: Sequence[str],
                       to_move: int | None) -> RenderableType:
         letters = player_letters(names)
+        # The name always shows whole (up to NAME_ROOM cells); a bot's kind follows it,
+        # dim, and is what gets cut when the side panel is narrow.
+        players = [short_name(p.name) for p in state.players]
+        room = PLAYER_PREFIX + min(NAME_ROOM, max(len(n) for n in players)) + len(" ★")
         table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
-        table.add_column("Player", no_wrap=True, ratio=3)
+        table.add_column("Player", no_wrap=True, ratio=3, min_width=room)
         table.add_column("Cash", justify="right", no_wrap=True)
         table.add_column("Cubes", justify="right", no_wrap=True)
         table.add_column("Shares", no_wrap=True)
         table.add_column("Runs", no_wrap=True)
         for seat, p in enumerate(state.players):
             mark = "▶" if seat == to_move else " "
-            name = Text(mark, style="bold")
+            name = Text(mark, style="bold", overflow="ellipsis")
             name.append(f" {letters[seat]} ", style="reverse " + player_style(seat))
-            name.append(f" {p.name}", style=player_style(seat))
-            if kinds[seat] != "human" and "bot" not in p.name:
-                name.append(f" ({kinds[seat]} bot)", style="dim")
+            name.append(f" {players[seat]}", style=player_style(seat))
             if seat == state.active and state.step in (Step.AUCTION, Step.OPENING, Step.BIDDING):
                 name.append(" ★", style="bold")
+            if kinds[seat] != "human":
+                name.append(f" ({bot_tag(kinds[seat])})", style="dim")
             runs = Text()
             for cid in self.ruleset.companies:
                 if state.companies[cid].controller == seat:
