@@ -21,10 +21,6 @@ from tests.app.driving import screen_text
 
 GAMES = ["new-england", "paris-connection", "steel-driver", "american-rails"]
 
-# Not done yet, and known: Steel Driver's 115x35 grid is cut at 120x40 and its route
-# costs touch labels ("2○Memphis"); Paris Connection's hex map needs 39 rows where
-# 32 are free, and names no city on the map. Strict: they fail the day they pass.
-NOT_FITTING = pytest.mark.xfail(strict=True, reason="this map is larger than the board at 120x40")
 SIX = [PlayerSpec(name=n) for n in ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")]
 
 
