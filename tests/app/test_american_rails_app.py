@@ -104,15 +104,21 @@ def expanding_record(seed: int = 5, developed: int = 0) -> Any:
     return truncated(record, upto)
 
 
-@run_async
-async def test_expanding_shows_prices_on_the_board_and_the_income_change_before_enter() -> None:
+def expanding_app(name: str) -> RailgamesApp:
+    """The app on a saved game where the first seat is to expand (see expanding_record)."""
     from railgames.app.saves import saves_dir
     from railgames.core.record import save_record
+
+    path = saves_dir() / name
+    save_record(expanding_record(), path)
+    return RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+
+
+@run_async
+async def test_expanding_shows_prices_on_the_board_and_the_income_change_before_enter() -> None:
     from railgames.games.american_rails.actions import PlaceCube
 
-    path = saves_dir() / "ar.json"
-    save_record(expanding_record(), path)
-    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    app = expanding_app("ar.json")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -152,13 +158,9 @@ async def test_expanding_shows_prices_on_the_board_and_the_income_change_before_
 
 @run_async
 async def test_a_hex_that_is_not_a_choice_gives_the_rules_reason() -> None:
-    from railgames.app.saves import saves_dir
-    from railgames.core.record import save_record
     from railgames.games.american_rails.actions import PlaceCube
 
-    path = saves_dir() / "ar-refused.json"
-    save_record(expanding_record(), path)
-    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    app = expanding_app("ar-refused.json")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
