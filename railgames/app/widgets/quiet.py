@@ -57,8 +57,8 @@ class QuietStatic(Static):
         return new.lines(console, options) == old.lines(console, options)
 
     def _size_may_change(self) -> bool:
-        if not self.display:
-            return False  # laid out afresh when it shows again
+        if not all(node.display for node in self.ancestors_with_self if hasattr(node, "display")):
+            return False  # hidden, or in a hidden panel: laid out afresh when it shows again
         size = self.content_size
         if not size.width:
             return True  # not laid out yet

@@ -368,6 +368,20 @@ class NewEnglandBoard(GraphBoard):
 # ------------------------------------------------------------------- slots
 
 
+class _AllOwned:
+    """A state whose every link is owned (by the first seat): for the longest cursor lines."""
+
+    def __init__(self, state: NEState) -> None:
+        self.cubes = state.cubes
+        self.railways = state.railways
+        self.owner = _Everyone()
+
+
+class _Everyone(dict[str, int]):
+    def get(self, key: str, default: Any = None) -> int:  # type: ignore[override]
+        return 0
+
+
 class NewEnglandSlots(BoardPanel):
     """Under the board: the Railway Link slots (this turn's links and next turn's), a key
     to the board, and a line about the city under the board cursor, named in full.
@@ -391,6 +405,7 @@ class NewEnglandSlots(BoardPanel):
                  id: str | None = None) -> None:
         super().__init__(ruleset, id=id)
         self.show_key = show_key
+        self._cursor_rows = 0  # the cursor line's height at this width (0: not worked out)
 
     def compose(self) -> Any:
         yield QuietStatic(id="ne-slots")
@@ -405,7 +420,39 @@ class NewEnglandSlots(BoardPanel):
 
     def _show_cursor(self) -> None:
         if self.state is not None and self.cursor is not None and self.is_mounted:
-            self.query_one("#ne-cursor", Static).update(self.city_line(self.state, self.cursor))
+            line = self.city_line(self.state, self.cursor)
+            widget = self.query_one("#ne-cursor", Static)
+            self._make_room(widget, line)
+            widget.update(line)
+
+    def on_resize(self) -> None:
+        self._cursor_rows = 0  # worked out again for the new width
+        self._show_cursor()
+
+    def _make_room(self, widget: Static, line: Text) -> None:
+        """Keep the cursor line as tall as the longest city's needs at this width.
+
+        A line whose height followed each city (one row here, three there) made every
+        such cursor move lay out the screen again and redraw the board above it. The
+        height is worked out once per width, for each city with all its links owned,
+        and grows (once) if a city's cubes ever need more.
+        """
+        width = widget.content_region.width or self.content_region.width
+        if not width or self.state is None:
+            return
+        console = self.app.console
+
+        def rows(text: Text) -> int:
+            return len(text.wrap(console, width))
+
+        wanted = max(self._cursor_rows, rows(line))
+        if not self._cursor_rows:
+            owned = _AllOwned(self.state)
+            wanted = max([wanted, *(rows(self.city_line(owned, c))  # type: ignore[arg-type]
+                                    for c in self.ruleset.map.demand_of)])
+        if wanted != self._cursor_rows:
+            self._cursor_rows = wanted
+            widget.styles.height = wanted
 
     def city_line(self, state: NEState, city: str) -> Text:
         """The city under the cursor, in full: what it wants, the cubes waiting, its links."""
