@@ -4,9 +4,11 @@ Each game's mid-game record (see midgame.py) is opened in the whole app in a
 pseudo-terminal, with the two seats after the person played by search bots
 (``bot:search``, one second a move) that start thinking at once. Whenever a bot
 is to move, Tab takes the keys from the log to the board, then arrows move the
-board's cursor; the time from each key to the last byte the app writes in reply is taken. A key whose reply ran
-into the bot's move (the save holds one more action afterwards) is left out, so
-every figure is a key answered while the worker process was searching. When the
+board's cursor; the time from each key to the last byte the app writes in reply
+is taken. Before each key the screen is left to settle (a move just made is
+still being drawn); a key whose reply ran into the bot's move (the save holds
+one more action afterwards) is left out, so every figure is a key answered while
+the worker process was searching. When the
 person is to move, Enter takes the choice on offer and the bots think again.
 Target: every key answered in under 50 ms (so p95 and max under 50).
 
@@ -94,7 +96,13 @@ def measure(game_id: str, cols: int, rows: int, keys: int = 20) -> ThinkResult:
                 app.send("\r")
                 app.drain(quiet=0.3)
                 continue
+            # The screen settles first: a bot's move that has just landed is still
+            # being drawn, and its bytes are not the key's.
+            before = term.actions_saved()
+            app.drain(quiet=0.1)
             count = term.actions_saved()
+            if count != before:
+                continue
             # While a bot moves the log has the keys; Tab takes them to the board, whose
             # cursor the arrows then move (the Tab is timed like any other key).
             key = "\t" if count != tabbed_at else KEYS[MOVES[k % len(MOVES)]]
