@@ -104,6 +104,16 @@ class SearchHooks:
         self.rules = ruleset
         self._policies: dict[int, Any] = {}
 
+    @classmethod
+    def maker(cls, ruleset: Ruleset[Any]) -> Callable[..., SearchHooks]:
+        """What a ruleset's ``bot_makers`` gives for "search": these hooks for
+        ``ruleset``, whatever seed the bot is made with."""
+
+        def make(seed: int = 0) -> SearchHooks:
+            return cls(ruleset)
+
+        return make
+
     # --- the unseen
     def determinize(self, view: Any, seat: int, rng: random.Random) -> Any:
         """A full state consistent with ``view`` (what ``seat`` sees), drawn with ``rng``.

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -271,9 +270,3 @@ class AmericanRailsSearch(SearchHooks):
             out.append(value)
         return out
 
-
-def search_hooks(rules: AmericanRailsRules) -> Callable[[int], AmericanRailsSearch]:
-    def make(seed: int = 0) -> AmericanRailsSearch:
-        return AmericanRailsSearch(rules)
-
-    return make

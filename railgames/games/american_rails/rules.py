@@ -117,9 +117,9 @@ class AmericanRailsRules(Ruleset[ARState]):
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
-        from railgames.games.american_rails.bots import GreedyBot, search_hooks
+        from railgames.games.american_rails.bots import AmericanRailsSearch, GreedyBot
 
-        return {"greedy": GreedyBot, "search": search_hooks(self)}
+        return {"greedy": GreedyBot, "search": AmericanRailsSearch.maker(self)}
 
     def __init__(self, game_map: AmericanRailsMap) -> None:  # type: ignore[override]
         super().__init__(game_map)

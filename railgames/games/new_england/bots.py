@@ -9,7 +9,6 @@ on offer is worth more to it than the cash it has.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -138,9 +137,3 @@ class NewEnglandSearch(SearchHooks):
             out.append(r.cash + values - debt + 0.85 * r.income * turns)
         return out
 
-
-def search_hooks(rules: NewEnglandRules) -> Callable[[int], NewEnglandSearch]:
-    def make(seed: int = 0) -> NewEnglandSearch:
-        return NewEnglandSearch(rules)
-
-    return make

@@ -76,9 +76,9 @@ class NewEnglandRules(Ruleset[NEState]):
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
-        from railgames.games.new_england.bots import GreedyBot, search_hooks
+        from railgames.games.new_england.bots import GreedyBot, NewEnglandSearch
 
-        return {"greedy": GreedyBot, "search": search_hooks(self)}
+        return {"greedy": GreedyBot, "search": NewEnglandSearch.maker(self)}
 
     map: NewEnglandMap
 

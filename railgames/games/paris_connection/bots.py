@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -167,9 +166,3 @@ class ParisConnectionSearch(SearchHooks):
             out.append(rules.score_of(state, seat)["total"] + growth)
         return out
 
-
-def search_hooks(rules: ParisConnectionRules) -> Callable[[int], ParisConnectionSearch]:
-    def make(seed: int = 0) -> ParisConnectionSearch:
-        return ParisConnectionSearch(rules)
-
-    return make

@@ -55,9 +55,9 @@ class ParisConnectionRules(Ruleset[PCState]):
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
-        from railgames.games.paris_connection.bots import GreedyBot, search_hooks
+        from railgames.games.paris_connection.bots import GreedyBot, ParisConnectionSearch
 
-        return {"greedy": GreedyBot, "search": search_hooks(self)}
+        return {"greedy": GreedyBot, "search": ParisConnectionSearch.maker(self)}
 
     map: ParisConnectionMap
 

@@ -11,7 +11,6 @@ waiting, else passes. It never looks further ahead than this round.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -353,9 +352,3 @@ class RailwaysSearch(SearchHooks):
     def evaluate(self, state: Any) -> list[float]:
         return [p.income - p.bonds + p.cash / 10_000 + 0.3 * p.engine for p in state.players]
 
-
-def search_hooks(rules: RailwaysOfTheWorldRules) -> Callable[[int], RailwaysSearch]:
-    def make(seed: int = 0) -> RailwaysSearch:
-        return RailwaysSearch(rules)
-
-    return make

@@ -108,9 +108,9 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
-        from railgames.games.railways_of_the_world.bots import GreedyBot, search_hooks
+        from railgames.games.railways_of_the_world.bots import GreedyBot, RailwaysSearch
 
-        return {"greedy": GreedyBot, "search": search_hooks(self)}
+        return {"greedy": GreedyBot, "search": RailwaysSearch.maker(self)}
 
     # ------------------------------------------------------------ names
     def hex_at(self, col: int, row: int) -> Hex | None:

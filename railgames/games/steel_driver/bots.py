@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -274,9 +273,3 @@ class SteelDriverSearch(SearchHooks):
             out.append(value)
         return out
 
-
-def search_hooks(rules: SteelDriverRules) -> Callable[[int], SteelDriverSearch]:
-    def make(seed: int = 0) -> SteelDriverSearch:
-        return SteelDriverSearch(rules)
-
-    return make

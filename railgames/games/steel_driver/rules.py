@@ -118,9 +118,9 @@ class SteelDriverRules(Ruleset[SDState]):
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
-        from railgames.games.steel_driver.bots import GreedyBot, search_hooks
+        from railgames.games.steel_driver.bots import GreedyBot, SteelDriverSearch
 
-        return {"greedy": GreedyBot, "search": search_hooks(self)}
+        return {"greedy": GreedyBot, "search": SteelDriverSearch.maker(self)}
 
     map: SteelDriverMap
 
