@@ -49,6 +49,7 @@ from textual.widgets import Static
 
 from railgames.app.palette import named, player_letters, player_style
 from railgames.app.widgets.board_base import CURSOR, STYLE, BoardBase, BoardPanel, Cell
+from railgames.app.widgets.hex_layout import hex_id
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
 from railgames.games.american_rails.board_map import AmericanRailsMap
@@ -85,10 +86,6 @@ CITY = Style(bold=True)
 # The compact drawing has no room for a mark between the values: a style tells.
 DEVELOPED_CITY = Style(bold=True, underline=True)
 NEVER_CITY = Style(bold=True, italic=True)
-
-
-def hex_id(col: int, row: int) -> str:
-    return f"{col},{row}"
 
 
 def company_chip(rules: AmericanRailsRules, company: str) -> Text:
