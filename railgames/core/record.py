@@ -177,14 +177,15 @@ def migrate(raw: dict[str, Any], source: str) -> dict[str, Any]:
     return raw
 
 
-def parse_record(text: str, source: str = "record") -> GameRecord:
-    """Read a record strictly: JSON types as written, within the limits above.
+def read_strict_json(text: str, source: str, what: str, limit: int) -> dict[str, Any]:
+    """A JSON object read strictly (JSON types as written, numbers and nesting within the
+    limits above, at most ``limit`` characters): what a saved game or a table file holds.
 
-    Every refusal is one RecordError starting with ``source``.
+    Every refusal is one RecordError starting with ``source`` and naming ``what``.
     """
-    if len(text) > MAX_RECORD_BYTES:
-        raise RecordError(f"{source}: too large for a saved game ({len(text):,} characters; "
-                          f"at most {MAX_RECORD_BYTES:,})")
+    if len(text) > limit:
+        raise RecordError(f"{source}: too large for a {what} ({len(text):,} characters; "
+                          f"at most {limit:,})")
     if not text.strip():
         raise RecordError(f"{source}: the file is empty")
     try:
@@ -192,16 +193,25 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
                          parse_constant=_parse_constant)
     except json.JSONDecodeError as exc:
         raise RecordError(
-            f"{source}: not a readable saved game (JSON error at line {exc.lineno}, "
+            f"{source}: not a readable {what} (JSON error at line {exc.lineno}, "
             f"column {exc.colno}: {exc.msg}; the file may be truncated)"
         ) from None
     except _Refused as exc:
-        raise RecordError(f"{source}: not a saved game: it holds {exc}") from None
+        raise RecordError(f"{source}: not a {what}: it holds {exc}") from None
     except RecursionError:
-        raise RecordError(f"{source}: not a saved game: it is nested far too deeply "
+        raise RecordError(f"{source}: not a {what}: it is nested far too deeply "
                           f"(at most {MAX_DEPTH} levels)") from None
     if not isinstance(raw, dict):
-        raise RecordError(f"{source}: not a saved game (expected a JSON object)")
+        raise RecordError(f"{source}: not a {what} (expected a JSON object)")
+    return raw
+
+
+def parse_record(text: str, source: str = "record") -> GameRecord:
+    """Read a record strictly: JSON types as written, within the limits above.
+
+    Every refusal is one RecordError starting with ``source``.
+    """
+    raw = read_strict_json(text, source, "saved game", MAX_RECORD_BYTES)
     problem = _check_shape(raw)
     if problem:
         raise RecordError(f"{source}: not a saved game: {problem}")

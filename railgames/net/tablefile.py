@@ -23,13 +23,10 @@ from railgames.core.record import (
     Id,
     OptionValue,
     PlayerKind,
-    _parse_constant,
-    _parse_float,
-    _parse_int,
-    _Refused,
     describe_validation_error,
     parse_record,
     read_capped_text,
+    read_strict_json,
 )
 
 TABLE_FORMAT = 1
@@ -72,22 +69,7 @@ def parse_table(text: str, source: str,
 
     ``code`` is the table the file should hold (its name says so).
     """
-    if len(text) > MAX_TABLE_BYTES:
-        raise RecordError(f"{source}: too large for a table ({len(text):,} characters)")
-    if not text.strip():
-        raise RecordError(f"{source}: the file is empty")
-    try:
-        raw = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
-                         parse_constant=_parse_constant)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"{source}: not a readable table (JSON error at line {exc.lineno}, "
-                          f"column {exc.colno}: {exc.msg}; the file may be truncated)") from None
-    except _Refused as exc:
-        raise RecordError(f"{source}: not a table: it holds {exc}") from None
-    except RecursionError:
-        raise RecordError(f"{source}: not a table: it is nested far too deeply") from None
-    if not isinstance(raw, dict):
-        raise RecordError(f"{source}: not a table (expected a JSON object)")
+    raw = read_strict_json(text, source, "table", MAX_TABLE_BYTES)
     if raw.get("format") != TABLE_FORMAT:
         raise RecordError(f"{source}: table format {raw.get('format')!r} is not one this "
                           f"version reads ({TABLE_FORMAT})"[:300])
