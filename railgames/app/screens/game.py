@@ -145,7 +145,6 @@ class GameScreen(SizeGuard, Screen[None]):
         # nothing left to do).
         self.board.cursor_listeners.append(self._cursor_moved)
         self.panel.highlight_listener = self.on_action_panel_highlight_changed
-        self.query_one("#log", RichLog).border_title = "Log"
         # The log stays at its end when the panels above it change size (until scrolled).
         self.query_one("#log", RichLog).anchor()
         self.query_one("#players").border_title = self.ui.players_title
