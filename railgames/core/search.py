@@ -179,6 +179,22 @@ class SearchHooks:
                 return options[rng.randrange(len(options))]
         return self.policy_bot(prompt.seat, rng).choose(self.rules, state, prompt)
 
+    # --- where a playout stops
+    def horizon(self, root: Any) -> Any:
+        """A mark, made once per decision from the root view, of where playouts stop.
+
+        None (the default) stops every playout after ``playout_depth`` actions. A
+        game whose evaluation is only consistent at one point of its round (say the
+        start of a turn) returns a mark here and answers ``past_horizon``: then every
+        candidate move is scored at the same point of the game, however many
+        actions it takes to get there (``playout_depth`` still caps the playout).
+        """
+        return None
+
+    def past_horizon(self, state: Any, mark: Any) -> bool:
+        """Whether a playout has reached the ``horizon`` mark."""
+        return False
+
     # --- the score
     def evaluate(self, state: Any) -> list[float]:
         """Each seat's expected final score from ``state`` (the game is not over)."""
@@ -238,6 +254,7 @@ class MCTS:
         self.rng = random.Random(seed)
         self.cancel = threading.Event()
         self.last: SearchReport | None = None
+        self._mark: Any = None  # the hooks' horizon for the decision under way
 
     # A bot is sent to a worker process and back (the host's tables): the stop
     # signal belongs to one process and is made anew in the other.
@@ -258,6 +275,7 @@ class MCTS:
             self.last = SearchReport(0, 0.0, 0.0, {})
             return root_moves[0]
         by_key = {action_key(a): a for a in root_moves}
+        self._mark = hooks.horizon(view)
         root = Node(opened=True, policy_key=action_key(policy))
         start = time.perf_counter()
         cpu_start = time.process_time()
@@ -385,7 +403,10 @@ class MCTS:
         hooks = self.hooks
         rules = hooks.rules
         log = EventLog(getattr(state, "log", []), 0)
+        mark = self._mark
         for _ in range(hooks.playout_depth):
+            if mark is not None and hooks.past_horizon(state, mark):
+                break
             prompt = hooks.playout_prompt(state)
             if prompt is None:
                 break
