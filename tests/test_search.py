@@ -15,6 +15,7 @@ from support import NAMES
 
 from railgames.core.bots import make_bot
 from railgames.core.engine import Game
+from railgames.core.events import EventLog
 from railgames.core.record import PlayerSpec
 from railgames.core.rng import Chance
 from railgames.core.search import Budget, Cancelled, SearchBot, strength_of
@@ -187,6 +188,54 @@ def test_american_rails_evaluation_counts_dividends_to_the_expected_end() -> Non
     before = hooks.evaluate(state)[seat]
     state.companies[company].shares_left += 3
     assert hooks.evaluate(state)[seat] < before
+
+
+def test_new_england_playouts_end_at_the_same_turn_start_whatever_the_move() -> None:
+    """Every playout from a decision stops at one turn start (or the end), so candidate
+    moves are scored at the same point of the game; other games keep their fixed depth."""
+    import random
+
+    from railgames.core.search import MCTS
+    from railgames.games.new_england.state import Step
+
+    for part in (0.2, 0.5):
+        game = midgame("new-england", None, 4, part=part)
+        ruleset = game.ruleset
+        prompt = game.prompt()
+        assert prompt is not None
+        hooks = ruleset.bot_makers()["search"](0)
+        view = game.view(prompt.seat)
+        mark = hooks.horizon(view)
+        shipping = view.step is Step.SHIP
+        assert mark == view.turn + (2 if shipping else 1)
+        search = MCTS(hooks, Budget(seconds=None, iterations=1))
+        search._mark = mark
+        for i, move in enumerate(hooks.candidates(view, prompt)[:4]):
+            state = hooks.determinize(view, prompt.seat, random.Random(i))
+            ruleset.execute(state, move, EventLog([], 0))
+            scores, winners = search._playout(state, random.Random(i))
+            if winners is None:
+                assert state.turn == mark and state.step is Step.LOANS
+                assert state.pending == state.seat_order()
+            assert len(scores) == 4
+    # Other games set no horizon: their playouts keep their fixed depth.
+    steel = load_ruleset("steel-driver").bot_makers()["search"](0)
+    assert steel.horizon(object()) is None
+
+
+def test_new_england_evaluation_rewards_income_and_links() -> None:
+    """A point of income or one more link is worth more than its face value for the turns left."""
+    game = midgame("new-england", None, 4, part=0.3)
+    hooks = game.ruleset.bot_makers()["search"](0)
+    state = copy.deepcopy(game.state)
+    before = hooks.evaluate(state)
+    state.railways[0].income += 1
+    after = hooks.evaluate(state)
+    assert after[0] - before[0] > 1 and after[1:] == before[1:]
+    spare = next(link for link in state.link_deck)
+    state.railways[1].links.append(spare)
+    value = game.ruleset.link_value(spare)
+    assert hooks.evaluate(state)[1] - after[1] > value
 
 
 def test_search_strengths_and_kinds() -> None:
