@@ -8,10 +8,15 @@ on offer is worth more to it than the cash it has.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import random
+from enum import Enum
+from functools import lru_cache
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
+from railgames.core.rng import Chance
 from railgames.core.search import SearchHooks
 from railgames.games.new_england.actions import (
     Bid,
@@ -30,6 +35,7 @@ _AT_LEAST = [1.0, 1.0] + [sum(1 for a in range(1, 7) for b in range(1, 7) if a +
                           for n in range(2, 14)]
 
 
+@lru_cache(maxsize=None)
 def expected_shortfall(value: int) -> float:
     """Average dollars needed to finish a link straight after its build roll."""
     return sum(max(0, value - (a + b)) for a in range(1, 7) for b in range(1, 7)) / 36
@@ -67,12 +73,15 @@ class GreedyBot:
             return FinishLink(seat=seat, pay=pay)
         best: Ship | None = None
         best_key = (0.0, 0)
+        links_on = _board(ruleset).links_on
+        owner = state.owner
         for choice in prompt.choices:
             if not isinstance(choice, Ship):
                 continue
-            gain = ruleset.income_split(state, choice.path)
-            mine = gain.get(seat, 0)
-            others = sum(g for s, g in gain.items() if s != seat)
+            # What ``ruleset.income_split`` says, counted without building its table.
+            links = links_on(choice.path)
+            mine = sum(1 for link in links if owner[link] == seat)
+            others = len(links) - mine
             key = (mine - 0.5 * others, mine)
             if mine > 0 and key > best_key:
                 best, best_key = choice, key
@@ -98,16 +107,79 @@ class GreedyBot:
     def link_worth(self, ruleset: NewEnglandRules, state: NEState, link: str, seat: int) -> int:
         value = ruleset.link_value(link)
         a, b = ruleset.link_ends(link)
-        adj = ruleset.built_neighbours(state)
+        incident = _board(ruleset).incident
+        built = state.built
         # Links that touch the network carry cubes sooner; waiting cubes nearby promise traffic.
-        touching = len(adj.get(a, [])) + len(adj.get(b, []))
+        touching = sum(1 for x in incident[a] if x in built) + sum(1 for x in incident[b] if x in built)
         cubes = sum(state.cubes[a].values()) + sum(state.cubes[b].values())
         traffic = min(self.turns_left(state), 6) * (0.4 * min(touching, 3) + 0.2 * min(cubes, 3))
         worth = value - 0.5 * expected_shortfall(value) + traffic
         return max(1, int(worth))
 
 
+class _Board:
+    """What the greedy bot looks up on a map again and again: the links at each
+    city, and the links along a shipping path."""
+
+    def __init__(self, ruleset: NewEnglandRules) -> None:
+        self.incident: dict[str, list[str]] = {c.id: [] for c in ruleset.map.cities}
+        self.pair: dict[tuple[str, str], str] = {}
+        for link in ruleset.map.links:
+            self.incident[link.a].append(link.id)
+            self.incident[link.b].append(link.id)
+            self.pair[(link.a, link.b)] = self.pair[(link.b, link.a)] = link.id
+        self._paths: dict[tuple[str, ...], tuple[str, ...]] = {}
+
+    def links_on(self, path: list[str]) -> tuple[str, ...]:
+        key = tuple(path)
+        links = self._paths.get(key)
+        if links is None:
+            links = self._paths[key] = tuple(self.pair[(a, b)] for a, b in zip(path, path[1:], strict=False))
+        return links
+
+
+_BOARDS: dict[int, tuple[Any, _Board]] = {}  # id of a map -> (that map, its lookups)
+
+
+def _board(ruleset: NewEnglandRules) -> _Board:
+    entry = _BOARDS.get(id(ruleset.map))
+    if entry is None or entry[0] is not ruleset.map:
+        if len(_BOARDS) >= 8:
+            _BOARDS.clear()
+        entry = _BOARDS[id(ruleset.map)] = (ruleset.map, _Board(ruleset))
+    return entry[1]
+
+
 # ------------------------------------------------------------ search
+_ATOMS = (int, str, bool, float, type(None))
+
+
+def _plain_copy(value: Any, replace: dict[str, Any] | None = None) -> Any:
+    """A deep copy of a state made of lists, dicts, sets, tuples, dataclasses and
+    plain values; ``replace`` gives a dataclass's fields their own values instead
+    (at the top level). Anything else is handed to ``copy.deepcopy``."""
+    kind = type(value)
+    if kind in _ATOMS or isinstance(value, Enum):
+        return value
+    if kind is list:
+        return [v if type(v) in _ATOMS else _plain_copy(v) for v in value]
+    if kind is dict:
+        return {k: v if type(v) in _ATOMS else _plain_copy(v) for k, v in value.items()}
+    if kind is set or kind is frozenset:
+        return kind(value)  # of hashable, hence unchanging, members
+    if kind is tuple:
+        return tuple(_plain_copy(v) for v in value)
+    if dataclasses.is_dataclass(value) and hasattr(value, "__dict__"):
+        out = object.__new__(kind)
+        fields = value.__dict__
+        if replace:
+            out.__dict__.update({k: replace[k] if k in replace else _plain_copy(v) for k, v in fields.items()})
+        else:
+            out.__dict__.update({k: _plain_copy(v) for k, v in fields.items()})
+        return out
+    return copy.deepcopy(value)
+
+
 class NewEnglandSearch(SearchHooks):
     """What the kernel's search needs to play New England Railways.
 
@@ -134,7 +206,10 @@ class NewEnglandSearch(SearchHooks):
     LINK_WEIGHT = 1.3
 
     def determinize(self, view: Any, seat: int, rng: random.Random) -> Any:
-        state: NEState = super().determinize(view, seat, rng)
+        # The view copied as plain data (quicker than deepcopy, which is most of an
+        # iteration's cost otherwise), without the log and with new dice.
+        state: NEState = _plain_copy(view, {"log": [], "chance": None})
+        state.chance = Chance(rng.getrandbits(64))
         rng.shuffle(state.link_deck)
         rng.shuffle(state.growth_deck)
         return state
