@@ -12,7 +12,7 @@ import copy
 import dataclasses
 import random
 from enum import Enum
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -35,7 +35,7 @@ _AT_LEAST = [1.0, 1.0] + [sum(1 for a in range(1, 7) for b in range(1, 7) if a +
                           for n in range(2, 14)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def expected_shortfall(value: int) -> float:
     """Average dollars needed to finish a link straight after its build roll."""
     return sum(max(0, value - (a + b)) for a in range(1, 7) for b in range(1, 7)) / 36
