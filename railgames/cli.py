@@ -170,7 +170,7 @@ def check_map_file(path: str) -> str:
         model = GraphMap
     else:
         raise MapError(f"{path}: field kind: '{header.get('kind')}' is neither 'graph' nor 'hex'")
-    m = load_map_file(path, model)
+    m = load_map_file(path, model, cached=False)  # this command is there to check the file
     if isinstance(m, GraphMap):
         return f"{path}: ok ({m.kind} map '{m.id}', {len(m.cities)} cities, {len(m.links)} links)"
     assert isinstance(m, HexMap)

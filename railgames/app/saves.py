@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 from railgames.core.errors import RailgamesError
 from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
+from railgames.core.sources import DATA_DIR_ENV
 
 if TYPE_CHECKING:
     from railgames.core.record import GameRecord
 
-DATA_DIR_ENV = "RAILGAMES_DATA_DIR"
 SAVE_SUFFIX = ".json"
 LOCK_PREFIX = ".lock-"
 LOCK_SUFFIX = ".lock"

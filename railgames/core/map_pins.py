@@ -13,7 +13,6 @@ terrain of every hex (read from the grid), not the grid's characters.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -74,10 +73,17 @@ def map_digest(game_map: BaseMap) -> str:
     cached = _digests.get(id(game_map))
     if cached is not None and cached[0] is game_map:
         return cached[1]
+    import hashlib
+
     text = json.dumps(rules_content(game_map), sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_LENGTH]
     _digests[id(game_map)] = (game_map, digest)
     return digest
+
+
+def remember_digest(game_map: BaseMap, digest: str) -> None:
+    """``map_digest(game_map)`` is ``digest``: kept with a board read from the board cache."""
+    _digests[id(game_map)] = (game_map, digest)
 
 
 def archive_dirs() -> list[Path]:
@@ -121,7 +127,7 @@ def ruleset_for_record(record: GameRecord, source: str) -> Ruleset[Any]:
         raise RecordError(f"{source}: this game needs the map '{record.map}', which this "
                           "installation does not have") from None
     try:
-        header_game = peek_header(current_path).get("game")
+        header_game = peek_header(current_path, whole=False).get("game")
     except MapError as exc:
         raise RecordError(f"{source}: its map cannot be read: {exc.reason}") from None
     if header_game != record.game:
