@@ -4,6 +4,7 @@ read, and never used once the map text, the code or the entry itself has changed
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -148,16 +149,19 @@ def test_maps_check_always_reads_the_file_in_full(tmp_path: Path, own_cache: Pat
     assert not list(own_cache.glob("my-map-*.json"))
 
 
-def test_the_header_alone_is_read_where_it_parses_alone(tmp_path: Path) -> None:
-    path = tmp_path / "odd.toml"
-    path.write_text('id = "odd"\ngame = "x"\ngrid = """\n[ not a table ]\n"""\n[[cities]]\nid = "A"\n',
-                    encoding="utf-8")
-    # Cut at the line in the grid, the header does not parse alone: the whole file is read.
-    assert peek_header(path, whole=False) == peek_header(path) == {
-        "id": "odd", "game": "x", "grid": "[ not a table ]\n", "cities": [{"id": "A"}]}
-    path.write_text('id = "odd"\ngame = "x"\n\n[[cities]]\nid = "A"\n', encoding="utf-8")
-    assert peek_header(path, whole=False) == {"id": "odd", "game": "x"}
-    path.write_text('id = "odd"\n[[cities]\n', encoding="utf-8")
-    assert peek_header(path, whole=False) == {"id": "odd"}  # the rest is the full read's to refuse
-    with pytest.raises(MapError, match="not valid TOML"):
-        peek_header(path)
+@pytest.mark.skipif(sys.platform != "linux", reason="the short way is taken on Linux only")
+@pytest.mark.parametrize("xdg", [None, "", "/tmp/xdg-cache", "relative/cache", "/"])
+@pytest.mark.parametrize("home", [None, "/home/ann", "/home/ann/", "/", "", "relative"])
+def test_the_cache_folder_is_where_platformdirs_puts_it(
+        monkeypatch: pytest.MonkeyPatch, xdg: str | None, home: str | None) -> None:
+    from platformdirs import user_cache_dir
+
+    from railgames.core import sources
+
+    monkeypatch.delenv("RAILGAMES_DATA_DIR")
+    for name, value in (("XDG_CACHE_HOME", xdg), ("HOME", home)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    assert str(sources.cache_dir()) == str(Path(user_cache_dir("railgames")))

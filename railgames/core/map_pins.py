@@ -109,6 +109,20 @@ def _load_checked(game_id: str, path: Path, digest: str | None) -> BaseMap:
     return game_map
 
 
+def _check_map_game(record: GameRecord, source: str, path: Path) -> None:
+    """Refuses (a RecordError naming ``source``) a map file that is not TOML, or is
+    for another game than the record's."""
+    try:
+        header_game = peek_header(path).get("game")
+    except MapError as exc:
+        raise RecordError(f"{source}: its map cannot be read: {exc.reason}") from None
+    if header_game != record.game:
+        raise RecordError(
+            f"{source}: the record's game '{record.game}' and map '{record.map}' do not belong "
+            f"together (that map is for '{header_game}')"
+        )
+
+
 def ruleset_for_record(record: GameRecord, source: str) -> Ruleset[Any]:
     """The game's rules on the very map version the record was played on, if they know
     the edition of the rules it was played under (each keeps its earlier editions).
@@ -127,16 +141,13 @@ def ruleset_for_record(record: GameRecord, source: str) -> Ruleset[Any]:
         raise RecordError(f"{source}: this game needs the map '{record.map}', which this "
                           "installation does not have") from None
     try:
-        header_game = peek_header(current_path, whole=False).get("game")
-    except MapError as exc:
-        raise RecordError(f"{source}: its map cannot be read: {exc.reason}") from None
-    if header_game != record.game:
-        raise RecordError(
-            f"{source}: the record's game '{record.game}' and map '{record.map}' do not belong "
-            f"together (that map is for '{header_game}')"
-        )
-    try:
         current = load_ruleset(record.game, record.map).map
+    except MapError as exc:
+        # Why: a file for another game (then read as this game's map it fails in ways
+        # that would say little), or not TOML at all, or this game's map but broken.
+        _check_map_game(record, source, current_path)
+        raise RecordError(f"{source}: its map cannot be used: {exc.reason}") from None
+    try:
         if record.map_digest is None or map_digest(current) == record.map_digest:
             ruleset = cls(current)
         else:

@@ -386,37 +386,12 @@ def load_map_file(path: str | Path, model: type[M], *, cached: bool = True) -> M
     return board
 
 
-def _header_text(text: str) -> str:
-    """The part of a TOML text before its first table: the top-level keys."""
-    at = 0
-    while True:
-        line_end = text.find("\n", at)
-        line = text[at:] if line_end < 0 else text[at:line_end]
-        if line.lstrip().startswith("["):
-            return text[:at]
-        if line_end < 0:
-            return text
-        at = line_end + 1
-
-
-def peek_header(path: str | Path, *, whole: bool = True) -> dict[str, Any]:
-    """A map file's TOML, not validated (to learn its game and kind); refused if the file
-    is not TOML at all.
-
-    ``whole=False``: only the top-level keys, read from the part before the first
-    table, when that parses alone (it does unless a multi-line value has a line
-    starting with '['; then the whole file is read), for a caller that validates the
-    whole file next.
-    """
+def peek_header(path: str | Path) -> dict[str, Any]:
+    """Read a map file's TOML without validating it (to learn its game and kind)."""
     import tomllib
 
     path = Path(path)
     text = read_map_text(path)
-    if not whole:
-        try:
-            return tomllib.loads(_header_text(text))
-        except tomllib.TOMLDecodeError:
-            pass
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

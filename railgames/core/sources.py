@@ -25,9 +25,22 @@ def cache_dir() -> Path:
     override = os.environ.get(DATA_DIR_ENV)
     if override:
         return Path(override) / "cache"
+    return Path(_user_cache_dir())
+
+
+def _user_cache_dir() -> str:
+    """platformdirs' ``user_cache_dir("railgames")``. On Linux, where the XDG rules are
+    short, worked out here in the common cases: importing platformdirs takes longer
+    than a short command has to spare (a test checks they agree)."""
+    if sys.platform == "linux" and not hasattr(sys, "getandroidapilevel"):
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        if xdg.startswith("/"):
+            return os.path.join(xdg, "railgames")
+        if os.environ.get("HOME", "").startswith("/"):
+            return os.path.join(os.path.expanduser("~/.cache"), "railgames")
     from platformdirs import user_cache_dir
 
-    return Path(user_cache_dir("railgames"))
+    return user_cache_dir("railgames")
 
 
 def _source_dirs() -> list[Path]:
