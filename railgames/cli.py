@@ -41,13 +41,14 @@ def wins_text(wins: Fraction) -> str:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from fractions import Fraction
 
-    from railgames.core.collector import settle
-    from railgames.core.record import save_record
-    from railgames.core.simulate import bot_players, play_bot_game
-    from railgames.games import load_ruleset
+    from railgames.core.collector import quiet_start
 
-    ruleset = load_ruleset(args.game, args.map)
-    settle()
+    with quiet_start():
+        from railgames.core.record import save_record
+        from railgames.core.simulate import bot_players, play_bot_game
+        from railgames.games import load_ruleset
+
+        ruleset = load_ruleset(args.game, args.map)
     if not ruleset.min_players <= args.players <= ruleset.max_players:
         board = f" on the map '{ruleset.map.id}'" if args.map else ""
         _err(f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players{board}")
@@ -114,18 +115,21 @@ def replay_file(path: str, *, settle_collector: bool = False) -> Any:
     """Read and replay a record; every refusal is one line that starts with the file's name.
 
     ``settle_collector``: this process only replays (``railgames replay``), so the
-    collector is settled for it once the rules are loaded (see core/collector.py).
+    collector keeps quiet while the rules load and is settled for it once they are
+    (see core/collector.py).
     """
-    from railgames.core.collector import settle
-    from railgames.core.engine import Game
-    from railgames.core.errors import RecordError
-    from railgames.core.map_pins import ruleset_for_record
-    from railgames.core.record import load_record
+    from contextlib import nullcontext
 
-    record = load_record(path)  # its errors name the file already
-    ruleset = ruleset_for_record(record, path)  # so do these
-    if settle_collector:
-        settle()
+    from railgames.core.collector import quiet_start
+
+    with quiet_start() if settle_collector else nullcontext():
+        from railgames.core.engine import Game
+        from railgames.core.errors import RecordError
+        from railgames.core.map_pins import ruleset_for_record
+        from railgames.core.record import load_record
+
+        record = load_record(path)  # its errors name the file already
+        ruleset = ruleset_for_record(record, path)  # so do these
     try:
         return Game.replay(ruleset, record)
     except RailgamesError as exc:  # every other problem with the file names it too
