@@ -113,6 +113,34 @@ def test_the_launcher_starts_without_the_rules_engine(tmp_path: Path) -> None:
     assert runs[1] == "none"
 
 
+@run_async
+async def test_the_launcher_looks_alike_before_and_after_the_other_screens_rules_load() -> None:
+    from textual.widgets import Button
+
+    from railgames.app.screens.guard import SCREENS_CSS
+    from railgames.app.screens.launcher import LauncherScreen
+    from railgames.app.screens.setup import SetupScreen
+
+    def layout(screen: LauncherScreen) -> list[tuple[object, ...]]:
+        return [(w.id, w.region, w.styles.padding, w.styles.margin, w.display)
+                for w in screen.walk_children()]
+
+    app = RailgamesApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        launcher = app.screen
+        assert isinstance(launcher, LauncherScreen)
+        assert not app.stylesheet.has_source(SCREENS_CSS)  # not parsed for the first frame
+        first = layout(launcher)
+        assert launcher.query_one("#continue", Button).region.width == 18
+        app.push_screen(SetupScreen("new-england"))
+        await pilot.pause()
+        assert app.stylesheet.has_source(SCREENS_CSS)  # loaded with the first other screen
+        app.pop_screen()
+        await pilot.pause()
+        assert app.screen is launcher and layout(launcher) == first
+
+
 # ------------------------------------------------------------------ partial updates
 def blank_sgr(sgr: str) -> str:
     """What of a style shows on a blank: background, reverse, lines (not colour or bold)."""

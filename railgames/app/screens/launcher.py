@@ -26,6 +26,7 @@ TITLE = r"""
 
 
 class LauncherScreen(SizeGuard, Screen[None]):
+    CSS_PATH = None  # its rules are the app's own (launcher.tcss), there for the first frame
     # Five buttons fit in 80 columns only at the width of their labels.
     DEFAULT_CSS = """
     LauncherScreen #launcher-buttons Button { min-width: 8; }
