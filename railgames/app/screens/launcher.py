@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextvars
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -23,6 +24,16 @@ TITLE = r"""
  ┏━┓┏━┓╻╻  ┏━╸┏━┓┏┳┓┏━╸┏━┓
  ┣┳┛┣━┫┃┃  ┃╺┓┣━┫┃┃┃┣╸ ┗━┓
  ╹┗╸╹ ╹╹┗━╸┗━┛╹ ╹╹ ╹┗━╸┗━┛"""
+
+
+def launcher_buttons() -> list[Button]:
+    return [
+        Button(Content("New game [n]"), id="new", variant="primary"),
+        Button(Content("Continue [c]"), id="continue"),
+        Button(Content("Watch a demo [w]"), id="demo"),
+        Button(Content("Rules [r]"), id="rules"),
+        Button(Content("Quit [q]"), id="quit"),
+    ]
 
 
 class LauncherScreen(SizeGuard, Screen[None]):
@@ -96,11 +107,10 @@ class LauncherScreen(SizeGuard, Screen[None]):
                 )
                 yield Static(id="game-details")
             with Horizontal(id="launcher-buttons"):
-                yield Button(Content("New game [n]"), id="new", variant="primary")
-                yield Button(Content("Continue [c]"), id="continue")
-                yield Button(Content("Watch a demo [w]"), id="demo")
-                yield Button(Content("Rules [r]"), id="rules")
-                yield Button(Content("Quit [q]"), id="quit")
+                # Made outside the app's context: a Button restyles itself twice as it is
+                # made (its variant, its flatness), before it is even mounted, when an app
+                # is running; mounted, it is styled once, the same (a test checks).
+                yield from contextvars.Context().run(launcher_buttons)
         yield KeyFooter()
 
     def on_mount(self) -> None:
