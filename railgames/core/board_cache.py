@@ -62,6 +62,7 @@ def _model_name(model: type[BaseModel]) -> str:
 
 
 _REQUIRED = object()
+_PLAIN_FACTORIES = (list, dict, set, frozenset, tuple)
 _plans: dict[type, dict[str, tuple[Any, Any, Any]]] = {}
 
 
@@ -78,7 +79,9 @@ def _fields_of(model: type[BaseModel]) -> dict[str, tuple[Any, Any, Any]]:
         if info.alias is not None or info.validation_alias is not None:
             raise Unsupported(f"{_model_name(model)}.{name}")
         factory = info.default_factory
-        if factory is not None and info.default_factory_takes_validated_data:
+        # (Built-in types take no validated data; asking pydantic would read their signature.)
+        if factory is not None and factory not in _PLAIN_FACTORIES \
+                and info.default_factory_takes_validated_data:
             raise Unsupported(f"{_model_name(model)}.{name}")
         default = _REQUIRED if info.is_required() else info.default
         plan[name] = (info.annotation, default, factory)
