@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -139,6 +140,37 @@ async def test_the_launcher_looks_alike_before_and_after_the_other_screens_rules
         app.pop_screen()
         await pilot.pause()
         assert app.screen is launcher and layout(launcher) == first
+
+
+@run_async
+async def test_the_launcher_is_styled_as_it_would_be_styled_again() -> None:
+    """The launcher's first showing skips Textual's second styling of every node: at that
+    moment, styling them all again, as Textual would have, changes no node."""
+    from railgames.app.screens.launcher import LauncherScreen
+
+    def styled(screen: LauncherScreen) -> list[tuple[object, ...]]:
+        return [(node, set(node.classes), node._css_styles.get_rules())
+                for node in screen.walk_children(with_self=True)]
+
+    checked: list[bool] = []
+    resume = LauncherScreen._on_screen_resume
+
+    def resume_and_check(self: LauncherScreen, event: Any) -> None:
+        resume(self, event)
+        if not event.refresh_styles:  # skipped: what Textual would have done, done here
+            before = styled(self)
+            self.app.update_styles(self)
+            checked.append(styled(self) == before)
+
+    LauncherScreen._on_screen_resume = resume_and_check  # type: ignore[method-assign]
+    try:
+        app = RailgamesApp()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert app.screen._shown_before  # type: ignore[attr-defined]
+    finally:
+        LauncherScreen._on_screen_resume = resume  # type: ignore[method-assign]
+    assert checked == [True]
 
 
 # ------------------------------------------------------------------ partial updates

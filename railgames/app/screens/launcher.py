@@ -6,6 +6,7 @@ import contextvars
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
@@ -112,6 +113,19 @@ class LauncherScreen(SizeGuard, Screen[None]):
                 # is running; mounted, it is styled once, the same (a test checks).
                 yield from contextvars.Context().run(launcher_buttons)
         yield KeyFooter()
+
+    _shown_before = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual styles a screen that comes to the top again, every node of it. When the
+        # launcher first shows, each node was styled as it was mounted, a moment before:
+        # doing it all again changes nothing (a test checks) and would be a good part of
+        # the work before the app's first frame. Later (back from a game, say, with
+        # app.tcss loaded meanwhile) it is styled again as usual. Textual calls this
+        # before Screen's own handler, which reads the flag.
+        if not self._shown_before:
+            self._shown_before = True
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         games = self.query_one("#game-list", OptionList)
