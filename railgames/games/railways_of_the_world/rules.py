@@ -10,6 +10,7 @@ docs/rulings/railways-of-the-world.md; comments below name them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 from typing import Any, ClassVar
 
 from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
@@ -58,6 +59,7 @@ RIDGE_COST = 4000
 ROUNDS = 3
 TRACKS_PER_HEX = 2  # a hex holds one track, or two crossing
 BID_WINDOW = 20_000  # how far above the lowest bid the prompt's range reaches
+_BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def money(amount: int) -> str:
@@ -105,6 +107,77 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._board_neighbours = {
             h: tuple(n for n in neighbours(h) if n in m.terrain) for h in m.terrain
         }
+        # Each hex's neighbours on the board with the key of the side between them.
+        self._sides_of = {
+            h: tuple((n, side_key(h, n)) for n in ns) for h, ns in self._board_neighbours.items()
+        }
+        self._first_tiles_of_board()
+        self._listed_choose = Interned(Choose).make
+        self._city_ids = tuple(c.id for c in m.cities)
+        self._listed_urbanize = Interned(Urbanize).make
+        self._listed_upgrade = Interned(UpgradeEngine).make
+        self._listed_pass_action = Interned(PassAction).make
+        self._listed_pass_bid = Interned(PassBid).make
+        self._listed_cancel = Interned(Cancel).make
+        self._listed_end_build = Interned(EndBuild).make
+
+    def _first_tiles_of_board(self) -> None:
+        """Every first tile of a new link the board itself allows, in the order they are listed.
+
+        Whether one is legal now depends only on the track: the side it leaves its
+        city by and the side it points at must be free, and its hex must hold
+        fewer than two tracks. Each tile is a bit of a number; the sides and hexes
+        block the bits of the tiles they concern, so the legal ones are found with
+        a few operations on numbers instead of a test of each tile.
+        """
+        terrain = self._terrain
+        city_at = self._city_at
+        tiles: list[tuple[Hex, Hex, Hex]] = []
+        by_side: dict[tuple[Hex, Hex], int] = {}
+        by_hex: dict[Hex, int] = {}
+        for entry in city_at:
+            start = city_at[entry].id
+            for h, first_side in self._sides_of[entry]:
+                if terrain[h] in ("city", "partial"):
+                    continue
+                for exit_, exit_side in self._sides_of[h]:
+                    if exit_ == entry or terrain[exit_] == "partial":
+                        continue
+                    city = city_at.get(exit_)
+                    if city is not None and city.id == start:
+                        continue
+                    bit = 1 << len(tiles)
+                    tiles.append((entry, h, exit_))
+                    by_side[first_side] = by_side.get(first_side, 0) | bit
+                    by_side[exit_side] = by_side.get(exit_side, 0) | bit
+                    by_hex[h] = by_hex.get(h, 0) | bit
+        self._first_tiles = tiles
+        self._first_all = (1 << len(tiles)) - 1
+        self._first_by_side = by_side
+        self._first_by_hex = by_hex
+        self._first_tile_actions: dict[int, list[Any]] = {}
+
+    def _first_tile_actions_of(self, seat: int) -> list[Any]:
+        """The actions of ``_first_tiles_of_board`` for ``seat``, made once."""
+        actions = self._first_tile_actions.get(seat)
+        if actions is None:
+            offset = self._offset
+            actions = self._first_tile_actions[seat] = [
+                self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_])
+                for entry, h, exit_ in self._first_tiles]
+        return actions
+
+    def _open_first_tiles(self, state: RotwState) -> int:
+        """The bits of the new links' first tiles legal with the track on the board now."""
+        get = self._first_by_side.get
+        blocked = 0
+        for side in state.side_link:
+            blocked |= get(side, 0)
+        by_hex = self._first_by_hex
+        for h, here in state.hex_links.items():
+            if len(here) >= TRACKS_PER_HEX:
+                blocked |= by_hex.get(h, 0)
+        return self._first_all & ~blocked
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
@@ -233,7 +306,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             return Prompt(
                 seat=seat, step="Auction",
                 text=f"{name}: bid for the First Player marker ({high}) or pass for good",
-                choices=[PassBid(seat=seat)],
+                choices=[self._listed_pass_bid(seat)],
                 amount=AmountInput(action_type="bid", label="Bid", min=low,
                                    max=low + BID_WINDOW, step=BID_STEP, default=low),
                 help=f"You have {money(p.cash)}; bonds of {money(BOND)} are issued at the end "
@@ -250,9 +323,9 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             assert b is not None
             choices: list[Any] = self.track_choices(state, seat)
             if b.laid:
-                choices.append(EndBuild(seat=seat))
+                choices.append(self._listed_end_build(seat))
             else:
-                choices.append(Cancel(seat=seat))
+                choices.append(self._listed_cancel(seat))
             return Prompt(seat=seat, step=where,
                           text=f"{name}: lay track ({b.laid}/{MAX_TILES} tiles, {money(b.cost)})",
                           choices=choices,
@@ -261,23 +334,23 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if state.step is Step.URBANIZE:
             return Prompt(seat=seat, step=where,
                           text=f"{name}: urbanize a gray city for {money(URBANIZE_COST)}",
-                          choices=[*self.urbanize_choices(state, seat), Cancel(seat=seat)])
+                          choices=[*self.urbanize_choices(state, seat), self._listed_cancel(seat)])
         return Prompt(seat=seat, step=where,
                       text=f"{name}: deliver a goods cube (engine level {p.engine})",
-                      choices=[*self.deliveries(state, seat), Cancel(seat=seat)])
+                      choices=[*self.deliveries(state, seat), self._listed_cancel(seat)])
 
     def action_choices(self, state: RotwState, seat: int) -> list[Any]:
         p = state.players[seat]
         out: list[Any] = []
         if self.track_choices(state, seat, first_only=True):
-            out.append(Choose(seat=seat, action="build"))
-        if self.urbanize_choices(state, seat):
-            out.append(Choose(seat=seat, action="urbanize"))
+            out.append(self._listed_choose(seat, "build"))
+        if self._can_urbanize(state):
+            out.append(self._listed_choose(seat, "urbanize"))
         if p.engine < MAX_ENGINE:
-            out.append(UpgradeEngine(seat=seat, level=p.engine + 1))
+            out.append(self._listed_upgrade(seat, p.engine + 1))
         if self.deliveries(state, seat, first_only=True):
-            out.append(Choose(seat=seat, action="deliver"))
-        out.append(PassAction(seat=seat))
+            out.append(self._listed_choose(seat, "deliver"))
+        out.append(self._listed_pass_action(seat))
         return out
 
     # ------------------------------------------------------------ track
@@ -289,27 +362,49 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             if b.laid >= MAX_TILES:
                 return out
             building = state.links[b.link]
-            starts: list[tuple[Hex, Hex, Link | None]] = [
-                (building.tiles[-1], building.toward, building)]
-        else:
-            starts = []
-            for own in state.links.values():
-                if own.owner == seat and not own.complete:
-                    starts.append((own.tiles[-1], own.toward, own))
-            for h in self._city_at:
-                for n in self._board_neighbours[h]:
-                    starts.append((h, n, None))
-        for entry, h, link in starts:
-            if self._tile_refusal(state, seat, entry, h, link) is not None:
-                continue
-            for exit_ in self._board_neighbours[h]:
-                if exit_ == entry or self._exit_refusal(state, entry, h, exit_, link) is not None:
-                    continue
-                out.append(self._listed_lay_track(seat, self._offset[h], self._offset[entry],
-                                           self._offset[exit_]))
-                if first_only:
+            self._extensions(state, seat, building, out, first_only)
+            return out
+        for own in state.links.values():
+            if own.owner == seat and own.end is None:
+                self._extensions(state, seat, own, out, first_only)
+                if first_only and out:
                     return out
+        open_ = self._open_first_tiles(state)
+        if not open_:
+            return out
+        actions = self._first_tile_actions_of(seat)
+        if first_only:
+            out.append(actions[(open_ & -open_).bit_length() - 1])
+            return out
+        # The bits as bytes, lowest first: a 1 keeps the action in its place.
+        keep = bin(open_)[:1:-1].encode().translate(_BITS_TO_BYTES)
+        out.extend(compress(actions, keep))
         return out
+
+    def _extensions(self, state: RotwState, seat: int, link: Link, out: list[Any],
+                    first_only: bool) -> None:
+        """The legal tiles extending ``link`` from its open end (as ``_tile_refusal`` and
+        ``_exit_refusal`` judge them, without wording the refusals)."""
+        entry, h = link.tiles[-1], link.toward
+        if self._terrain[h] in ("city", "partial"):
+            return
+        here = state.hex_links.get(h, ())
+        if link.id in here or len(here) >= TRACKS_PER_HEX:
+            return
+        terrain = self._terrain
+        sides = state.side_link
+        city_at = self._city_at
+        offset = self._offset
+        tiles = link.tiles
+        for exit_, side in self._sides_of[h]:
+            if exit_ == entry or terrain[exit_] == "partial" or side in sides:
+                continue
+            city = city_at.get(exit_)
+            if (city is not None and city.id == link.start) or exit_ in tiles:
+                continue
+            out.append(self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_]))
+            if first_only:
+                return
 
     def _tile_refusal(self, state: RotwState, seat: int, entry: Hex, h: Hex,
                       link: Link | None) -> str | None:
@@ -363,8 +458,18 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
     # ------------------------------------------------------------ urbanize
     def urbanize_choices(self, state: RotwState, seat: int) -> list[Urbanize]:
         colours = [c for c in CUBE_COLOURS if state.tiles_left.get(c, 0) > 0]
-        return [Urbanize(seat=seat, city=c.id, colour=colour)
-                for c in self.map.cities if state.colour[c.id] == GRAY for colour in colours]
+        if not colours:
+            return []
+        make = self._listed_urbanize
+        colour_now = state.colour
+        return [make(seat, city, colour)
+                for city in self._city_ids if colour_now[city] == GRAY for colour in colours]
+
+    def _can_urbanize(self, state: RotwState) -> bool:
+        """Whether ``urbanize_choices`` lists anything (a gray city and a New City tile left)."""
+        tiles_left = state.tiles_left
+        return (any(tiles_left.get(c, 0) > 0 for c in CUBE_COLOURS)
+                and GRAY in state.colour.values())
 
     # ------------------------------------------------------------ deliveries
     def network(self, state: RotwState) -> dict[str, list[tuple[str, str]]]:
@@ -505,7 +610,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 seat = a.seat
                 if a.action == "build" and not self.track_choices(state, seat, first_only=True):
                     return "there is nowhere to build track"
-                if a.action == "urbanize" and not self.urbanize_choices(state, seat):
+                if a.action == "urbanize" and not self._can_urbanize(state):
                     return "there is no gray city or New City tile left to urbanize with"
                 if a.action == "deliver" and not self.deliveries(state, seat, first_only=True):
                     return "no goods cube can be delivered along your links now"
