@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from itertools import compress
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
@@ -60,6 +61,7 @@ ROUNDS = 3
 TRACKS_PER_HEX = 2  # a hex holds one track, or two crossing
 BID_WINDOW = 20_000  # how far above the lowest bid the prompt's range reaches
 _BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+_END_OF = attrgetter("end")
 
 
 def money(amount: int) -> str:
@@ -473,31 +475,112 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
 
     # ------------------------------------------------------------ deliveries
     def network(self, state: RotwState) -> dict[str, list[tuple[str, str]]]:
-        """City -> (link id, city at its other end) for every complete link."""
+        """City -> (link id, city at its other end) for every complete link.
+
+        Worked out once for the links as they are and kept on the state (callers
+        only read it): a link never changes its start or owner, gets its end once,
+        and a new one takes a new number, so the number of the next link and the
+        end of each link say whether the links have changed since.
+        """
+        return self._network(state)[0]
+
+    def _network(self, state: RotwState) -> tuple[dict[str, list[tuple[str, str]]],
+                                                 dict[int, set[str]]]:
+        """``network`` and, per seat, the cities its own complete links leave from."""
+        links = state.links
+        key = (state.next_link, tuple(map(_END_OF, links.values())))
+        known = state.known.get("network")
+        if known is not None and known[0] == key:
+            return known[1]
         out: dict[str, list[tuple[str, str]]] = {}
-        for link in state.links.values():
-            if link.end is None:
+        own: dict[int, set[str]] = {}
+        for link in links.values():
+            end = link.end
+            if end is None:
                 continue
-            out.setdefault(link.start, []).append((link.id, link.end))
-            out.setdefault(link.end, []).append((link.id, link.start))
-        return out
+            out.setdefault(link.start, []).append((link.id, end))
+            out.setdefault(end, []).append((link.id, link.start))
+            at = own.setdefault(link.owner, set())
+            at.add(link.start)
+            at.add(end)
+        state.known["network"] = (key, (out, own))
+        return out, own
 
     def deliveries(self, state: RotwState, seat: int, first_only: bool = False) -> list[Deliver]:
-        """Every legal delivery: each cube colour in each city, along each legal route."""
-        net = self.network(state)
+        """Every legal delivery: each cube colour in each city, along each legal route
+        (``first_only``: stop at the first found, to ask whether there is any).
+
+        Listed by city (in the board's order), then colour, then route as ``_routes``
+        finds them. The routes from a city depend on the links, the cities' colours,
+        the seat and its engine, not on the cubes: they are kept until one of those
+        changes (see ``_routes_from``).
+        """
+        net, own = self._network(state)
+        mine = own.get(seat)
+        if not mine:
+            return []  # every route starts along one of the seat's own links
         engine = state.players[seat].engine
         out: list[Deliver] = []
+        make = self._listed_deliver
         for city, here in state.cubes.items():
-            if city not in net:
+            if not here or city not in mine:
                 continue
+            found = self._routes_from(state, net, seat, city, engine)
             for colour, count in here.items():
                 if not count:
                     continue
-                for route in self._routes(state, net, seat, city, colour, engine):
-                    out.append(self._listed_deliver(seat, city, colour, tuple(route)))
+                for route in found[colour]:
+                    out.append(make(seat, city, colour, route))
                     if first_only:
                         return out
         return out
+
+    def _routes_from(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
+                     origin: str, engine: int) -> dict[str, list[tuple[str, ...]]]:
+        """Colour -> the routes (link ids) a cube of that colour may take from ``origin``,
+        each in the order ``_routes`` finds them. ``net`` is ``network(state)``.
+
+        One walk finds them for every colour: a route ends at the first city of its
+        cube's colour, and the walk goes on beyond it for the other colours. Kept on
+        the state with the network and the cities' colours they were found with.
+        """
+        colours_now = tuple(state.colour.values())
+        known = state.known.get("routes")
+        if known is None or known[0] is not net or known[1] != colours_now:
+            known = (net, colours_now, {})
+            state.known["routes"] = known
+        table: dict[tuple[int, int, str], dict[str, list[tuple[str, ...]]]] = known[2]
+        found = table.get((seat, engine, origin))
+        if found is not None:
+            return found
+        found = {c: [] for c in CUBE_COLOURS}
+        links = state.links
+        colour_of = state.colour
+        seen = {origin}
+        route: list[str] = []
+
+        def walk(city: str, moving: tuple[str, ...]) -> None:
+            for link_id, there in net.get(city, ()):
+                if there in seen or link_id in route:
+                    continue
+                if not route and links[link_id].owner != seat:
+                    continue
+                route.append(link_id)
+                here = colour_of[there]
+                onward = moving
+                if here in moving:
+                    # The cube of that colour must stop at the first city of its colour.
+                    found[here].append(tuple(route))
+                    onward = tuple(c for c in moving if c != here)
+                if onward and len(route) < engine:
+                    seen.add(there)
+                    walk(there, onward)
+                    seen.discard(there)
+                route.pop()
+
+        walk(origin, CUBE_COLOURS)
+        table[(seat, engine, origin)] = found
+        return found
 
     def _routes(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
                 origin: str, colour: str, engine: int) -> list[list[str]]:

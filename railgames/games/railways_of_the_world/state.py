@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from railgames.core.events import Event
 from railgames.core.hexgrid import Hex
@@ -104,6 +105,10 @@ class RotwState:
     chance: Chance = field(default_factory=lambda: Chance(0))
     log: list[Event] = field(default_factory=list)
     final: dict[str, dict[str, int]] | None = None
+    # What the rules have worked out from the pieces (the network of complete
+    # links), each kept with what it was worked out from: not part of the game,
+    # so never compared or shown.
+    known: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def to_act(self) -> int:
         if self.step is Step.AUCTION:
