@@ -503,7 +503,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             at = own.setdefault(link.owner, set())
             at.add(link.start)
             at.add(end)
-        if known is not None and known[1][0] == out:
+        if known is not None and known[1] == (out, own):
             # A new link under way, or an incomplete one removed: the network is the
             # same, and so is what was worked out from it (see ``_routes_from``).
             state.known["network"] = (key, known[1])

@@ -1,0 +1,106 @@
+"""Railways of the World: the quick ways the rules list choices and copy states agree
+with the plain ones.
+
+The rules list a build's tiles from tables of the board, keep the network of links
+and the routes found on it until they change, and copy a state field by field.
+Here each is compared, along whole random games, with the plain way: every tile
+the refusals accept, every route ``_routes`` finds, ``copy.deepcopy``'s own walk.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from rotw_support import make_ruleset
+
+from railgames.core.engine import Game
+from railgames.core.simulate import bot_players, bots_for, step_bot
+from railgames.games.railways_of_the_world.rules import MAX_TILES, RailwaysOfTheWorldRules
+from railgames.games.railways_of_the_world.state import Link, RotwState, Step
+
+
+def plain_track_choices(rules: RailwaysOfTheWorldRules, state: RotwState, seat: int) -> list[Any]:
+    """Every tile the refusals accept: the building link's open end, else the seat's
+    incomplete links' open ends, then every side of every city."""
+    b = state.building
+    starts: list[tuple[Any, Any, Link | None]] = []
+    if b is not None and b.link is not None:
+        if b.laid >= MAX_TILES:
+            return []
+        link = state.links[b.link]
+        starts.append((link.tiles[-1], link.toward, link))
+    else:
+        starts += [(k.tiles[-1], k.toward, k) for k in state.links.values()
+                   if k.owner == seat and not k.complete]
+        starts += [(c, n, None) for c in rules.map.city_at for n in rules._board_neighbours[c]]
+    out = []
+    for entry, h, link in starts:
+        if rules._tile_refusal(state, seat, entry, h, link) is not None:
+            continue
+        for exit_ in rules._board_neighbours[h]:
+            if exit_ != entry and rules._exit_refusal(state, entry, h, exit_, link) is None:
+                out.append((rules.offset(h), rules.offset(entry), rules.offset(exit_)))
+    return out
+
+
+def plain_deliveries(rules: RailwaysOfTheWorldRules, state: RotwState, seat: int) -> list[Any]:
+    net = rules.network(state)
+    assert net == fresh_network(state)
+    engine = state.players[seat].engine
+    return [(city, colour, tuple(route))
+            for city, here in state.cubes.items() if city in net
+            for colour, count in here.items() if count
+            for route in rules._routes(state, fresh_network(state), seat, city, colour, engine)]
+
+
+def fresh_network(state: RotwState) -> dict[str, list[tuple[str, str]]]:
+    out: dict[str, list[tuple[str, str]]] = {}
+    for link in state.links.values():
+        if link.end is not None:
+            out.setdefault(link.start, []).append((link.id, link.end))
+            out.setdefault(link.end, []).append((link.id, link.start))
+    return out
+
+
+@pytest.mark.parametrize(("board", "players", "seed"), [("rotw-mexico", 3, 5),
+                                                        ("rotw-eastern-us", 4, 6)])
+def test_listed_tiles_and_deliveries_are_those_the_rules_accept_in_order(
+        board: str, players: int, seed: int) -> None:
+    rules = make_ruleset(board)
+    game = Game.new(rules, bot_players(players, "random"), seed)
+    bots = bots_for(game, seed)
+    builds = deliveries = 0
+    while not game.is_over():
+        state: RotwState = game.state
+        seat = state.to_act()
+        if state.step in (Step.ACTION, Step.BUILD):
+            tiles = [(a.hex, a.entry, a.exit) for a in rules.track_choices(state, seat)]
+            assert tiles == plain_track_choices(rules, state, seat)
+            assert bool(rules.track_choices(state, seat, first_only=True)) == bool(tiles)
+            builds += bool(tiles)
+        if state.step in (Step.ACTION, Step.DELIVER):
+            listed = [(d.city, d.colour, d.links) for d in rules.deliveries(state, seat)]
+            assert listed == plain_deliveries(rules, state, seat)
+            assert bool(rules.deliveries(state, seat, first_only=True)) == bool(listed)
+            deliveries += len(listed)
+        step_bot(game, bots)
+    assert builds > 100 and deliveries > 10  # the game built and delivered along the way
+
+
+def test_a_copied_state_shares_nothing_that_changes() -> None:
+    rules = make_ruleset("rotw-eastern-us")
+    game = Game.new(rules, bot_players(4, "random"), 9)
+    bots = bots_for(game, 9)
+    copies: list[tuple[RotwState, str]] = []
+    for n in range(900):
+        if n % 150 == 75:
+            copies.append((game.state, repr(game.state)))
+            game.state = copy.deepcopy(game.state)  # play on in the copy
+            assert game.state == copies[-1][0]
+        step_bot(game, bots)
+    for original, before in copies:
+        assert repr(original) == before  # playing on in the copy changed nothing here
+    plain = copy.deepcopy(game.state.__dict__)
+    assert plain == copy.deepcopy(game.state).__dict__ | {"known": plain["known"]}
