@@ -4,7 +4,7 @@ with the plain ones.
 The rules list a build's tiles from tables of the board, keep the network of links
 and the routes found on it until they change, and copy a state field by field.
 Here each is compared, along whole random games, with the plain way: every tile
-the refusals accept, every route ``_routes`` finds, ``copy.deepcopy``'s own walk.
+the refusals accept, every route a walk of its own finds, ``copy.deepcopy``'s own walk.
 """
 
 from __future__ import annotations
@@ -52,7 +52,31 @@ def plain_deliveries(rules: RailwaysOfTheWorldRules, state: RotwState, seat: int
     return [(city, colour, tuple(route))
             for city, here in state.cubes.items() if city in net
             for colour, count in here.items() if count
-            for route in rules._routes(state, fresh_network(state), seat, city, colour, engine)]
+            for route in plain_routes(state, fresh_network(state), seat, city, colour, engine)]
+
+
+def plain_routes(state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
+                 origin: str, colour: str, engine: int) -> list[list[str]]:
+    """Every route of one cube, walked on its own: the first link the seat's, no city
+    twice, stopping at the first city of the cube's colour, at most ``engine`` links."""
+    found: list[list[str]] = []
+
+    def walk(city: str, route: list[str], seen: set[str]) -> None:
+        for link_id, there in net.get(city, ()):
+            if there in seen or link_id in route:
+                continue
+            if not route and state.links[link_id].owner != seat:
+                continue
+            step = [*route, link_id]
+            if state.colour[there] == colour:
+                found.append(step)
+            elif len(step) < engine:
+                seen.add(there)
+                walk(there, step, seen)
+                seen.discard(there)
+
+    walk(origin, [], {origin})
+    return found
 
 
 def fresh_network(state: RotwState) -> dict[str, list[tuple[str, str]]]:

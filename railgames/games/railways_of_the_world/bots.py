@@ -220,46 +220,94 @@ def cheapest_path(ruleset: RailwaysOfTheWorldRules, state: RotwState, start: Hex
     """The cheapest legal run of at most ``tiles`` tiles from ``start`` to the city ``target``.
 
     ``start`` is a city (a new link) or the last tile of ``link`` (its open end
-    must be the first tile's hex). Returns (cost, [start, tile, ..., target]).
+    must be the first tile's hex). Returns (cost, [start, tile, ..., target]);
+    of runs costing the same, the first a depth-first walk (neighbours in the
+    board's order) finds. Callers only read the result.
+
+    The answer depends only on the track on the board (the sides taken, the
+    tracks in each hex) and on ``link``'s tiles: answers are kept on the state
+    with the track they were found on, so asking again costs a look-up.
     """
-    best: tuple[int, list[Hex]] | None = None
-    m = ruleset.map
     sides = state.side_link
     used = state.hex_links
+    track = (tuple(sides), tuple(used), tuple(map(len, used.values())))
+    known = state.known.get("cheapest_paths")
+    if known is None or known[0] != track:
+        known = (track, {})
+        state.known["cheapest_paths"] = known
+    query = (start, target, tiles,
+             None if link is None else (link.toward, tuple(link.tiles)))
+    table: dict[Any, tuple[int, list[Hex]] | None] = known[1]
+    if query in table:
+        return table[query]
+    found = _cheapest_path(ruleset, sides, used, start, target, tiles, link)
+    table[query] = found
+    return found
 
-    def walk(path: list[Hex], cost: int) -> None:
+
+_STEPS: dict[int, dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]]] = {}
+
+
+def steps_of(ruleset: RailwaysOfTheWorldRules) -> dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]]:
+    """Hex -> for each neighbour on the board, in the board's order: (neighbour, the side
+    between them, the ridge's cost on that side, whether track may go on the neighbour,
+    what a tile there costs). Worked out once per map."""
+    key = id(ruleset.map)
+    steps = _STEPS.get(key)
+    if steps is None:
+        m = ruleset.map
+        steps = {}
+        for h, around in ruleset._board_neighbours.items():
+            steps[h] = tuple(
+                (n, side_key(h, n), 4000 if side_key(h, n) in ruleset._ridges else 0,
+                 m.buildable(n), ruleset.tile_cost(n) if m.buildable(n) else 0)
+                for n in around)
+        _STEPS[key] = steps
+    return steps
+
+
+def _cheapest_path(ruleset: RailwaysOfTheWorldRules, sides: dict[tuple[Hex, Hex], str],
+                   used: dict[Hex, list[str]], start: Hex, target: Hex, tiles: int,
+                   link: Link | None) -> tuple[int, list[Hex]] | None:
+    """``cheapest_path`` worked out: every run, depth first, keeping the first cheapest."""
+    best: tuple[int, list[Hex]] | None = None
+    steps = steps_of(ruleset)
+    avoid = () if link is None else link.tiles
+    tq, tr = target
+
+    def walk(path: list[Hex], prev: Hex, here: Hex, cost: int) -> None:
         nonlocal best
-        prev, here = path[-2], path[-1]
         count = len(path) - 1
-        for nxt in ruleset._board_neighbours[here]:
-            if nxt == prev or nxt in path or side_key(here, nxt) in sides:
+        for nxt, side, ridge, buildable, tile in steps[here]:
+            if nxt == prev or nxt in path or side in sides or nxt in avoid:
                 continue
-            if link is not None and nxt in link.tiles:
-                continue
-            step = cost + (4000 if side_key(here, nxt) in ruleset._ridges else 0)
+            step = cost + ridge
             if nxt == target:
                 if best is None or step < best[0]:
                     best = (step, [*path, nxt])
                 continue
-            if count >= tiles or not m.buildable(nxt) or len(used.get(nxt, ())) >= TRACKS_PER_HEX:
+            if count >= tiles or not buildable or len(used.get(nxt, ())) >= TRACKS_PER_HEX:
                 continue
-            if hex_distance(nxt, target) > tiles - count:
+            dq, dr = nxt[0] - tq, nxt[1] - tr
+            if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > tiles - count:
                 continue
-            walk([*path, nxt], step + ruleset.tile_cost(nxt))
+            path.append(nxt)
+            walk(path, here, nxt, step + tile)
+            path.pop()
 
     if link is None:
-        for first in ruleset._board_neighbours[start]:
-            if (not m.buildable(first) or side_key(start, first) in sides
+        for first, side, ridge, buildable, tile in steps[start]:
+            if (not buildable or side in sides
                     or len(used.get(first, ())) >= TRACKS_PER_HEX
                     or hex_distance(first, target) > tiles):
                 continue
-            ridge = 4000 if side_key(start, first) in ruleset._ridges else 0
-            walk([start, first], ridge + ruleset.tile_cost(first))
+            walk([start, first], start, first, ridge + tile)
     else:
         first = link.toward
+        m = ruleset.map
         if (m.buildable(first) and len(used.get(first, ())) < TRACKS_PER_HEX
                 and first not in link.tiles and hex_distance(first, target) <= tiles):
-            walk([start, first], ruleset.tile_cost(first))
+            walk([start, first], start, first, ruleset.tile_cost(first))
     return best
 
 

@@ -62,6 +62,8 @@ TRACKS_PER_HEX = 2  # a hex holds one track, or two crossing
 BID_WINDOW = 20_000  # how far above the lowest bid the prompt's range reaches
 _BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 _END_OF = attrgetter("end")
+# No route for any colour (shared: never changed).
+_NO_ROUTES: dict[str, list[tuple[str, ...]]] = {c: [] for c in CUBE_COLOURS}
 
 
 def money(amount: int) -> str:
@@ -515,10 +517,10 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         """Every legal delivery: each cube colour in each city, along each legal route
         (``first_only``: stop at the first found, to ask whether there is any).
 
-        Listed by city (in the board's order), then colour, then route as ``_routes``
-        finds them. The routes from a city depend on the links, the cities' colours,
-        the seat and its engine, not on the cubes: they are kept until one of those
-        changes (see ``_routes_from``).
+        Listed by city (in the board's order), then colour, then route (a walk along
+        the network, depth first). The routes from a city depend on the links, the
+        cities' colours, the seat and its engine, not on the cubes: they are kept
+        until one of those changes (see ``_routes_from``).
         """
         net, own = self._network(state)
         mine = own.get(seat)
@@ -543,7 +545,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
     def _routes_from(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
                      origin: str, engine: int) -> dict[str, list[tuple[str, ...]]]:
         """Colour -> the routes (link ids) a cube of that colour may take from ``origin``,
-        each in the order ``_routes`` finds them. ``net`` is ``network(state)``.
+        in the order a depth-first walk along ``net`` (``network(state)``) finds them.
 
         One walk finds them for every colour: a route ends at the first city of its
         cube's colour, and the walk goes on beyond it for the other colours. Kept on
@@ -558,8 +560,12 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         found = table.get((seat, engine, origin))
         if found is not None:
             return found
-        found = {c: [] for c in CUBE_COLOURS}
         links = state.links
+        if not any(links[k].owner == seat for k, _ in net.get(origin, ())):
+            # Every route starts along one of the seat's own links.
+            table[(seat, engine, origin)] = _NO_ROUTES
+            return _NO_ROUTES
+        found = {c: [] for c in CUBE_COLOURS}
         colour_of = state.colour
         seen = {origin}
         route: list[str] = []
@@ -589,25 +595,10 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
 
     def _routes(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
                 origin: str, colour: str, engine: int) -> list[list[str]]:
-        found: list[list[str]] = []
-        links = state.links
-
-        def walk(city: str, route: list[str], seen: set[str]) -> None:
-            for link_id, there in net.get(city, ()):
-                if there in seen or link_id in route:
-                    continue
-                if not route and links[link_id].owner != seat:
-                    continue
-                step = [*route, link_id]
-                if state.colour[there] == colour:
-                    found.append(step)  # the cube must stop at the first city of its colour
-                elif len(step) < engine:
-                    seen.add(there)
-                    walk(there, step, seen)
-                    seen.discard(there)
-
-        walk(origin, [], {origin})
-        return found
+        """The routes (link ids) a ``colour`` cube may take from ``origin``, for ``seat``
+        with an ``engine``: the first link its own, no city twice, ending at the first
+        city of the cube's colour, at most ``engine`` links long."""
+        return [list(route) for route in self._routes_from(state, net, seat, origin, engine)[colour]]
 
     def delivery_refusal(self, state: RotwState, a: Deliver) -> str | None:
         seat = a.seat
