@@ -103,8 +103,11 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._hex_of_city = m.hex_of_city
         self._terrain = m.terrain
         # Legal choices, made once each (see engine.Interned).
-        self._listed_lay_track = Interned(LayTrack).make
-        self._listed_deliver = Interned(Deliver).make
+        self._stores: dict[type, Interned] = {
+            cls: Interned(cls) for cls in (LayTrack, Deliver, Choose, Urbanize, UpgradeEngine,
+                                           PassAction, PassBid, Cancel, EndBuild)}
+        self._listed_lay_track = self._stores[LayTrack].make
+        self._listed_deliver = self._stores[Deliver].make
         self._ridges = m.ridges
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._hex_at = {off: h for h, off in self._offset.items()}
@@ -116,14 +119,14 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             h: tuple((n, side_key(h, n)) for n in ns) for h, ns in self._board_neighbours.items()
         }
         self._first_tiles_of_board()
-        self._listed_choose = Interned(Choose).make
         self._city_ids = tuple(c.id for c in m.cities)
-        self._listed_urbanize = Interned(Urbanize).make
-        self._listed_upgrade = Interned(UpgradeEngine).make
-        self._listed_pass_action = Interned(PassAction).make
-        self._listed_pass_bid = Interned(PassBid).make
-        self._listed_cancel = Interned(Cancel).make
-        self._listed_end_build = Interned(EndBuild).make
+        self._listed_choose = self._stores[Choose].make
+        self._listed_urbanize = self._stores[Urbanize].make
+        self._listed_upgrade = self._stores[UpgradeEngine].make
+        self._listed_pass_action = self._stores[PassAction].make
+        self._listed_pass_bid = self._stores[PassBid].make
+        self._listed_cancel = self._stores[Cancel].make
+        self._listed_end_build = self._stores[EndBuild].make
 
     def _first_tiles_of_board(self) -> None:
         """Every first tile of a new link the board itself allows, in the order they are listed.
@@ -156,6 +159,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                     by_side[exit_side] = by_side.get(exit_side, 0) | bit
                     by_hex[h] = by_hex.get(h, 0) | bit
         self._first_tiles = tiles
+        self._first_checks = [(side_key(entry, h), h, side_key(h, exit_))
+                              for entry, h, exit_ in tiles]
         self._first_all = (1 << len(tiles)) - 1
         self._first_by_side = by_side
         self._first_by_hex = by_hex
@@ -373,13 +378,23 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 self._extensions(state, seat, own, out, first_only)
                 if first_only and out:
                     return out
+        if first_only:
+            # The first legal one, testing them in order: most often the first is.
+            sides = state.side_link
+            used = state.hex_links
+            for i, (first_side, h, exit_side) in enumerate(self._first_checks):
+                if first_side in sides or exit_side in sides:
+                    continue
+                here = used.get(h)
+                if here is not None and len(here) >= TRACKS_PER_HEX:
+                    continue
+                out.append(self._first_tile_actions_of(seat)[i])
+                return out
+            return out
         open_ = self._open_first_tiles(state)
         if not open_:
             return out
         actions = self._first_tile_actions_of(seat)
-        if first_only:
-            out.append(actions[(open_ & -open_).bit_length() - 1])
-            return out
         # The bits as bytes, lowest first: a 1 keeps the action in its place.
         keep = bin(open_)[:1:-1].encode().translate(_BITS_TO_BYTES)
         out.extend(compress(actions, keep))
@@ -642,6 +657,14 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if h is None:
             raise MalformedAction(f"there is no hex {offset[0]},{offset[1]} on this map")
         return h
+
+    def parse_action(self, raw: Any, *, recorded: bool = False) -> Any:
+        """The kernel's reading of an action, except that a choice these rules listed
+        (the very object) is taken as it is: it was made from the rules' own values."""
+        store = self._stores.get(type(raw))
+        if store is not None and store.made(raw):
+            return raw
+        return super().parse_action(raw, recorded=recorded)
 
     def check_references(self, action: Any) -> None:
         if isinstance(action, LayTrack):
