@@ -544,10 +544,13 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         engine = state.players[seat].engine
         out: list[Deliver] = []
         make = self._listed_deliver
+        table = self._routes_table(state, net)
         for city, here in state.cubes.items():
             if not here or city not in mine:
                 continue
-            found = self._routes_from(state, net, seat, city, engine)
+            found = table.get((seat, engine, city))
+            if found is None:
+                found = self._routes_from(state, net, seat, city, engine)
             for colour, count in here.items():
                 if not count:
                     continue
@@ -566,12 +569,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         cube's colour, and the walk goes on beyond it for the other colours. Kept on
         the state with the network and the cities' colours they were found with.
         """
-        colours_now = tuple(state.colour.values())
-        known = state.known.get("routes")
-        if known is None or known[0] is not net or known[1] != colours_now:
-            known = (net, colours_now, {})
-            state.known["routes"] = known
-        table: dict[tuple[int, int, str], dict[str, list[tuple[str, ...]]]] = known[2]
+        table = self._routes_table(state, net)
         found = table.get((seat, engine, origin))
         if found is not None:
             return found
@@ -607,6 +605,18 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         walk(origin, CUBE_COLOURS)
         table[(seat, engine, origin)] = found
         return found
+
+    @staticmethod
+    def _routes_table(state: RotwState, net: dict[str, list[tuple[str, str]]]
+                      ) -> dict[tuple[int, int, str], dict[str, list[tuple[str, ...]]]]:
+        """(seat, engine, city) -> the routes from that city (see ``_routes_from``), as
+        kept on the state for ``net`` and the cities' colours now."""
+        colours_now = tuple(state.colour.values())
+        known = state.known.get("routes")
+        if known is None or known[0] is not net or known[1] != colours_now:
+            known = (net, colours_now, {})
+            state.known["routes"] = known
+        return known[2]  # type: ignore[no-any-return]
 
     def _routes(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
                 origin: str, colour: str, engine: int) -> list[list[str]]:
