@@ -117,22 +117,9 @@ class GreedyBot:
              seat: int) -> tuple[float, list[Hex], str] | None:
         """The best new link: (score, hexes from the start city to the end city, end)."""
         best: tuple[float, list[Hex], str] | None = None
-        reach = reachable_colours(ruleset, state)
-        candidates: list[tuple[float, Hex, Hex, str]] = []
-        near = near_cities(ruleset)
-        for a_id, here in state.cubes.items():
-            if not here:
-                continue
-            a = ruleset.city_hex(a_id)
-            for b_id, b, apart in near[a_id]:
-                direct = here.get(state.colour[b_id], 0) + state.cubes[b_id].get(
-                    state.colour[a_id], 0)
-                onward = sum(k for c, k in here.items() if c in reach.get(b_id, ()))
-                if not direct and not onward:
-                    continue
-                worth = direct + 0.5 * onward
-                candidates.append((worth - 0.1 * apart + 0.01 * self.rng.random(),
-                                   a, b, b_id))
+        noise = self.rng.random
+        candidates = [(base + 0.01 * noise(), a, b, b_id)
+                      for base, a, b, b_id in pair_worths(ruleset, state)]
         # Only the most promising pairs are searched for track: the search is the slow part.
         candidates.sort(key=lambda c: -c[0])
         for worth, a, b, b_id in candidates[:PAIRS_SEARCHED]:
@@ -311,9 +298,46 @@ def _cheapest_path(ruleset: RailwaysOfTheWorldRules, sides: dict[tuple[Hex, Hex]
     return best
 
 
-def reachable_colours(ruleset: RailwaysOfTheWorldRules, state: RotwState) -> dict[str, set[str]]:
-    """City -> the colours of the cities it reaches over complete links (its own excluded)."""
+def pair_worths(ruleset: RailwaysOfTheWorldRules,
+                state: RotwState) -> list[tuple[float, Hex, Hex, str]]:
+    """Each pair of cities a new link could join where it would carry cubes: (its worth
+    less a tenth of the distance, the first city's hex, the second's, the second's id),
+    in the board's order. Kept on the state with the cubes, the cities' colours and the
+    network it was worked out from (callers only read it)."""
     net = ruleset.network(state)
+    colour = state.colour
+    colours = tuple(colour.values())
+    cubes = tuple(tuple(here.items()) for here in state.cubes.values())
+    known = state.known.get("pair_worths")
+    if known is not None and known[0] is net and known[1] == colours and known[2] == cubes:
+        return known[3]  # type: ignore[no-any-return]
+    reach = reachable_colours(ruleset, state)
+    near = near_cities(ruleset)
+    out: list[tuple[float, Hex, Hex, str]] = []
+    for a_id, here in state.cubes.items():
+        if not here:
+            continue
+        a = ruleset.city_hex(a_id)
+        for b_id, b, apart in near[a_id]:
+            direct = here.get(colour[b_id], 0) + state.cubes[b_id].get(colour[a_id], 0)
+            onward = sum(k for c, k in here.items() if c in reach.get(b_id, ()))
+            if not direct and not onward:
+                continue
+            worth = direct + 0.5 * onward
+            out.append((worth - 0.1 * apart, a, b, b_id))
+    state.known["pair_worths"] = (net, colours, cubes, out)
+    return out
+
+
+def reachable_colours(ruleset: RailwaysOfTheWorldRules, state: RotwState) -> dict[str, set[str]]:
+    """City -> the colours of the cities it reaches over complete links (its own excluded).
+
+    Kept on the state with the network and the cities' colours (callers only read it)."""
+    net = ruleset.network(state)
+    colours_now = tuple(state.colour.values())
+    known = state.known.get("reachable_colours")
+    if known is not None and known[0] is net and known[1] == colours_now:
+        return known[2]  # type: ignore[no-any-return]
     out: dict[str, set[str]] = {}
     for start in net:
         seen = {start}
@@ -328,18 +352,21 @@ def reachable_colours(ruleset: RailwaysOfTheWorldRules, state: RotwState) -> dic
                     colours.add(state.colour[there])
         colours.discard(GRAY)
         out[start] = colours
+    state.known["reachable_colours"] = (net, colours_now, out)
     return out
 
 
 def best_gain(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int, engine: int) -> int:
     net = ruleset.network(state)
+    links = state.links
     best = 0
     for city, here in state.cubes.items():
         if city not in net:
             continue
+        routes = ruleset._routes_from(state, net, seat, city, engine)
         for colour in here:
-            for route in ruleset._routes(state, net, seat, city, colour, engine):
-                best = max(best, sum(1 for k in route if state.links[k].owner == seat))
+            for route in routes[colour]:
+                best = max(best, sum(1 for k in route if links[k].owner == seat))
     return best
 
 
