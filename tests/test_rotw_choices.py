@@ -2,9 +2,10 @@
 with the plain ones.
 
 The rules list a build's tiles from tables of the board, keep the network of links
-and the routes found on it until they change, and copy a state field by field.
-Here each is compared, along whole random games, with the plain way: every tile
-the refusals accept, every route a walk of its own finds, ``copy.deepcopy``'s own walk.
+and the routes found on it until they change, and copy a state field by field; the
+greedy bot keeps its cheapest paths and cuts its search short. Here each is compared,
+along whole games, with the plain way: every tile the refusals accept, every route a
+walk of its own finds, ``copy.deepcopy``'s own walk, every run of track.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ import pytest
 from rotw_support import make_ruleset
 
 from railgames.core.engine import Game
+from railgames.core.hexgrid import distance, side_key
 from railgames.core.simulate import bot_players, bots_for, step_bot
+from railgames.games.railways_of_the_world.bots import cheapest_path
 from railgames.games.railways_of_the_world.rules import MAX_TILES, RailwaysOfTheWorldRules
 from railgames.games.railways_of_the_world.state import Link, RotwState, Step
 
@@ -128,3 +131,66 @@ def test_a_copied_state_shares_nothing_that_changes() -> None:
         assert repr(original) == before  # playing on in the copy changed nothing here
     plain = copy.deepcopy(game.state.__dict__)
     assert plain == copy.deepcopy(game.state).__dict__ | {"known": plain["known"]}
+
+
+def plain_cheapest_path(rules: RailwaysOfTheWorldRules, state: RotwState, start: Any,
+                        target: Any, tiles: int, link: Link | None) -> Any:
+    """Every run of at most ``tiles`` tiles, depth first, keeping the first cheapest."""
+    best: Any = None
+    m = rules.map
+
+    def free(a: Any, b: Any) -> bool:
+        return side_key(a, b) not in state.side_link
+
+    def room(h: Any) -> bool:
+        return m.buildable(h) and len(state.hex_links.get(h, ())) < 2
+
+    def walk(path: list[Any], cost: int) -> None:
+        nonlocal best
+        here = path[-1]
+        for nxt in rules._board_neighbours[here]:
+            if nxt in path or not free(here, nxt) or (link is not None and nxt in link.tiles):
+                continue
+            step = cost + (4000 if rules.ridge_between(here, nxt) else 0)
+            if nxt == target:
+                if best is None or step < best[0]:
+                    best = (step, [*path, nxt])
+            elif len(path) - 1 < tiles and room(nxt) and distance(nxt, target) <= tiles - len(path) + 1:
+                walk([*path, nxt], step + rules.tile_cost(nxt))
+
+    if link is None:
+        for first in rules._board_neighbours[start]:
+            if room(first) and free(start, first) and distance(first, target) <= tiles:
+                walk([start, first], (4000 if rules.ridge_between(start, first) else 0)
+                     + rules.tile_cost(first))
+    elif room(link.toward) and link.toward not in link.tiles and distance(link.toward, target) <= tiles:
+        walk([start, link.toward], rules.tile_cost(link.toward))
+    return best
+
+
+def test_the_greedy_bots_cheapest_paths_are_the_plain_search_s() -> None:
+    rules = make_ruleset("rotw-eastern-us")
+    game = Game.new(rules, bot_players(4, "greedy"), 4)
+    bots = bots_for(game, 4)
+    cities = list(rules.map.city_at)
+    asked = found = 0
+    for n in range(400):
+        state: RotwState = game.state
+        if n % 40 == 0:
+            for a in cities:
+                for b in cities:
+                    if a != b and distance(a, b) <= MAX_TILES + 1:
+                        want = plain_cheapest_path(rules, state, a, b, MAX_TILES, None)
+                        assert cheapest_path(rules, state, a, b, MAX_TILES, None) == want
+                        assert cheapest_path(rules, state, a, b, MAX_TILES, None) == want  # kept
+                        asked += 1
+                        found += want is not None
+            for link in state.links.values():
+                if not link.complete:
+                    for b in cities:
+                        want = plain_cheapest_path(rules, state, link.tiles[-1], b, 2, link)
+                        assert cheapest_path(rules, state, link.tiles[-1], b, 2, link) == want
+        if game.is_over():
+            break
+        step_bot(game, bots)
+    assert asked > 500 and found > 100

@@ -256,7 +256,10 @@ def steps_of(ruleset: RailwaysOfTheWorldRules) -> dict[Hex, tuple[tuple[Hex, tup
 def _cheapest_path(ruleset: RailwaysOfTheWorldRules, sides: dict[tuple[Hex, Hex], str],
                    used: dict[Hex, list[str]], start: Hex, target: Hex, tiles: int,
                    link: Link | None) -> tuple[int, list[Hex]] | None:
-    """``cheapest_path`` worked out: every run, depth first, keeping the first cheapest."""
+    """``cheapest_path`` worked out: every run, depth first, keeping the first cheapest.
+
+    A run already costing as much as the best found is left: every tile adds to the
+    cost, so it could only tie, and a tie keeps the first."""
     best: tuple[int, list[Hex]] | None = None
     steps = steps_of(ruleset)
     avoid = () if link is None else link.tiles
@@ -269,14 +272,17 @@ def _cheapest_path(ruleset: RailwaysOfTheWorldRules, sides: dict[tuple[Hex, Hex]
             if nxt == prev or nxt in path or side in sides or nxt in avoid:
                 continue
             step = cost + ridge
+            if best is not None and step >= best[0]:
+                continue  # costs only grow along a run: this one cannot be cheaper
             if nxt == target:
-                if best is None or step < best[0]:
-                    best = (step, [*path, nxt])
+                best = (step, [*path, nxt])
                 continue
             if count >= tiles or not buildable or len(used.get(nxt, ())) >= TRACKS_PER_HEX:
                 continue
             dq, dr = nxt[0] - tq, nxt[1] - tr
             if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > tiles - count:
+                continue
+            if best is not None and step + tile >= best[0]:
                 continue
             path.append(nxt)
             walk(path, here, nxt, step + tile)
@@ -286,7 +292,8 @@ def _cheapest_path(ruleset: RailwaysOfTheWorldRules, sides: dict[tuple[Hex, Hex]
         for first, side, ridge, buildable, tile in steps[start]:
             if (not buildable or side in sides
                     or len(used.get(first, ())) >= TRACKS_PER_HEX
-                    or hex_distance(first, target) > tiles):
+                    or hex_distance(first, target) > tiles
+                    or (best is not None and ridge + tile >= best[0])):
                 continue
             walk([start, first], start, first, ridge + tile)
     else:
