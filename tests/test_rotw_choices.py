@@ -168,7 +168,7 @@ def plain_cheapest_path(rules: RailwaysOfTheWorldRules, state: RotwState, start:
     return best
 
 
-def test_the_greedy_bots_cheapest_paths_are_the_plain_search_s() -> None:
+def test_the_greedy_bots_cheapest_paths_match_a_plain_search() -> None:
     rules = make_ruleset("rotw-eastern-us")
     game = Game.new(rules, bot_players(4, "greedy"), 4)
     bots = bots_for(game, 4)
