@@ -260,22 +260,56 @@ def _cheapest_path(ruleset: RailwaysOfTheWorldRules, sides: dict[tuple[Hex, Hex]
 
     A run already costing as much as the best found is left: every tile adds to the
     cost, so it could only tie, and a tie keeps the first."""
-    best: tuple[int, list[Hex]] | None = None
     steps = steps_of(ruleset)
-    avoid = () if link is None else link.tiles
-    tq, tr = target
+    run = _Run(steps, sides, used, target, tiles, () if link is None else link.tiles)
+    if link is None:
+        for first, side, ridge, buildable, tile in steps[start]:
+            best = run.best
+            if (not buildable or side in sides
+                    or len(used.get(first, ())) >= TRACKS_PER_HEX
+                    or hex_distance(first, target) > tiles
+                    or (best is not None and ridge + tile >= best[0])):
+                continue
+            run.walk([start, first], start, first, ridge + tile)
+    else:
+        first = link.toward
+        m = ruleset.map
+        if (m.buildable(first) and len(used.get(first, ())) < TRACKS_PER_HEX
+                and first not in link.tiles and hex_distance(first, target) <= tiles):
+            run.walk([start, first], start, first, ruleset.tile_cost(first))
+    return run.best
 
-    def walk(path: list[Hex], prev: Hex, here: Hex, cost: int) -> None:
-        nonlocal best
+
+class _Run:
+    """One search of ``_cheapest_path`` (an object rather than a nested function calling
+    itself, which would be a reference cycle for the collector after every search)."""
+
+    __slots__ = ("steps", "sides", "used", "target", "tiles", "avoid", "best")
+
+    def __init__(self, steps: dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]],
+                 sides: dict[tuple[Hex, Hex], str], used: dict[Hex, list[str]], target: Hex,
+                 tiles: int, avoid: Any) -> None:
+        self.steps = steps
+        self.sides = sides
+        self.used = used
+        self.target = target
+        self.tiles = tiles
+        self.avoid = avoid
+        self.best: tuple[int, list[Hex]] | None = None
+
+    def walk(self, path: list[Hex], prev: Hex, here: Hex, cost: int) -> None:
         count = len(path) - 1
-        for nxt, side, ridge, buildable, tile in steps[here]:
+        target, tiles, sides, used, avoid = self.target, self.tiles, self.sides, self.used, self.avoid
+        tq, tr = target
+        for nxt, side, ridge, buildable, tile in self.steps[here]:
             if nxt == prev or nxt in path or side in sides or nxt in avoid:
                 continue
             step = cost + ridge
+            best = self.best
             if best is not None and step >= best[0]:
                 continue  # costs only grow along a run: this one cannot be cheaper
             if nxt == target:
-                best = (step, [*path, nxt])
+                self.best = (step, [*path, nxt])
                 continue
             if count >= tiles or not buildable or len(used.get(nxt, ())) >= TRACKS_PER_HEX:
                 continue
@@ -285,24 +319,8 @@ def _cheapest_path(ruleset: RailwaysOfTheWorldRules, sides: dict[tuple[Hex, Hex]
             if best is not None and step + tile >= best[0]:
                 continue
             path.append(nxt)
-            walk(path, here, nxt, step + tile)
+            self.walk(path, here, nxt, step + tile)
             path.pop()
-
-    if link is None:
-        for first, side, ridge, buildable, tile in steps[start]:
-            if (not buildable or side in sides
-                    or len(used.get(first, ())) >= TRACKS_PER_HEX
-                    or hex_distance(first, target) > tiles
-                    or (best is not None and ridge + tile >= best[0])):
-                continue
-            walk([start, first], start, first, ridge + tile)
-    else:
-        first = link.toward
-        m = ruleset.map
-        if (m.buildable(first) and len(used.get(first, ())) < TRACKS_PER_HEX
-                and first not in link.tiles and hex_distance(first, target) <= tiles):
-            walk([start, first], start, first, ruleset.tile_cost(first))
-    return best
 
 
 def pair_worths(ruleset: RailwaysOfTheWorldRules,

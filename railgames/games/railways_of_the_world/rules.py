@@ -578,31 +578,9 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             # Every route starts along one of the seat's own links.
             table[(seat, engine, origin)] = _NO_ROUTES
             return _NO_ROUTES
-        found = {c: [] for c in CUBE_COLOURS}
-        colour_of = state.colour
-        seen = {origin}
-        route: list[str] = []
-
-        def walk(city: str, moving: tuple[str, ...]) -> None:
-            for link_id, there in net.get(city, ()):
-                if there in seen or link_id in route:
-                    continue
-                if not route and links[link_id].owner != seat:
-                    continue
-                route.append(link_id)
-                here = colour_of[there]
-                onward = moving
-                if here in moving:
-                    # The cube of that colour must stop at the first city of its colour.
-                    found[here].append(tuple(route))
-                    onward = tuple(c for c in moving if c != here)
-                if onward and len(route) < engine:
-                    seen.add(there)
-                    walk(there, onward)
-                    seen.discard(there)
-                route.pop()
-
-        walk(origin, CUBE_COLOURS)
+        found: dict[str, list[tuple[str, ...]]] = {c: [] for c in CUBE_COLOURS}
+        _walk_routes(net, links, state.colour, seat, engine, found, {origin}, [], origin,
+                     CUBE_COLOURS)
         table[(seat, engine, origin)] = found
         return found
 
@@ -1132,3 +1110,29 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         best = max(key.values())
         return Result(scores={n: v["total"] for n, v in final.items()},
                       winners=[n for n, k in key.items() if k == best], breakdown=final)
+
+
+def _walk_routes(net: dict[str, list[tuple[str, str]]], links: dict[str, Link],
+                 colour_of: dict[str, str], seat: int, engine: int,
+                 found: dict[str, list[tuple[str, ...]]], seen: set[str], route: list[str],
+                 city: str, moving: tuple[str, ...]) -> None:
+    """The walk of ``_routes_from``, from ``city`` with cubes of the ``moving`` colours
+    still on their way. (A function of the module, not a nested one calling itself:
+    that would be a reference cycle for the collector to find after every walk.)"""
+    for link_id, there in net.get(city, ()):
+        if there in seen or link_id in route:
+            continue
+        if not route and links[link_id].owner != seat:
+            continue
+        route.append(link_id)
+        here = colour_of[there]
+        onward = moving
+        if here in moving:
+            # The cube of that colour must stop at the first city of its colour.
+            found[here].append(tuple(route))
+            onward = tuple(c for c in moving if c != here)
+        if onward and len(route) < engine:
+            seen.add(there)
+            _walk_routes(net, links, colour_of, seat, engine, found, seen, route, there, onward)
+            seen.discard(there)
+        route.pop()
