@@ -345,7 +345,8 @@ def pair_worths(ruleset: RailwaysOfTheWorldRules,
         a = ruleset.city_hex(a_id)
         for b_id, b, apart in near[a_id]:
             direct = here.get(colour[b_id], 0) + state.cubes[b_id].get(colour[a_id], 0)
-            onward = sum(k for c, k in here.items() if c in reach.get(b_id, ()))
+            onward_colours = reach.get(b_id)
+            onward = sum(k for c, k in here.items() if c in onward_colours) if onward_colours else 0
             if not direct and not onward:
                 continue
             worth = direct + 0.5 * onward
@@ -384,11 +385,14 @@ def reachable_colours(ruleset: RailwaysOfTheWorldRules, state: RotwState) -> dic
 def best_gain(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int, engine: int) -> int:
     net = ruleset.network(state)
     links = state.links
+    table = ruleset._routes_table(state, net)
     best = 0
     for city, here in state.cubes.items():
         if city not in net:
             continue
-        routes = ruleset._routes_from(state, net, seat, city, engine)
+        routes = table.get((seat, engine, city))
+        if routes is None:
+            routes = ruleset._routes_from(state, net, seat, city, engine)
         for colour in here:
             for route in routes[colour]:
                 best = max(best, sum(1 for k in route if links[k].owner == seat))
