@@ -502,7 +502,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         return self._network(state)[0]
 
     def _network(self, state: RotwState) -> tuple[dict[str, list[tuple[str, str]]],
-                                                 dict[int, set[str]]]:
+                                                 dict[int, dict[str, None]]]:
         """``network`` and, per seat, the cities its own complete links leave from."""
         links = state.links
         key = (state.next_link, tuple(map(_END_OF, links.values())))
@@ -510,16 +510,16 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if known is not None and known[0] == key:
             return known[1]
         out: dict[str, list[tuple[str, str]]] = {}
-        own: dict[int, set[str]] = {}
+        own: dict[int, dict[str, None]] = {}  # seat -> its cities, in the order of its links
         for link in links.values():
             end = link.end
             if end is None:
                 continue
             out.setdefault(link.start, []).append((link.id, end))
             out.setdefault(end, []).append((link.id, link.start))
-            at = own.setdefault(link.owner, set())
-            at.add(link.start)
-            at.add(end)
+            at = own.setdefault(link.owner, {})
+            at[link.start] = None
+            at[end] = None
         if known is not None and known[1] == (out, own):
             # A new link under way, or an incomplete one removed: the network is the
             # same, and so is what was worked out from it (see ``_routes_from``).
@@ -530,7 +530,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
 
     def deliveries(self, state: RotwState, seat: int, first_only: bool = False) -> list[Deliver]:
         """Every legal delivery: each cube colour in each city, along each legal route
-        (``first_only``: stop at the first found, to ask whether there is any).
+        (``first_only``: just one, if there is any, looking only at the seat's cities).
 
         Listed by city (in the board's order), then colour, then route (a walk along
         the network, depth first). The routes from a city depend on the links, the
@@ -545,9 +545,12 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         out: list[Deliver] = []
         make = self._listed_deliver
         table = self._routes_table(state, net)
-        for city, here in state.cubes.items():
-            if not here or city not in mine:
-                continue
+        cubes = state.cubes
+        # For whether there is any, the seat's own cities (few) are enough.
+        cities = (c for c in mine if cubes.get(c)) if first_only else (
+            c for c, here in cubes.items() if here and c in mine)
+        for city in cities:
+            here = cubes[city]
             found = table.get((seat, engine, city))
             if found is None:
                 found = self._routes_from(state, net, seat, city, engine)
