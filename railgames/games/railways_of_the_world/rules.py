@@ -581,7 +581,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             # Every route starts along one of the seat's own links.
             table[(seat, engine, origin)] = _NO_ROUTES
             return _NO_ROUTES
-        found: dict[str, list[tuple[str, ...]]] = {c: [] for c in CUBE_COLOURS}
+        found = {c: [] for c in CUBE_COLOURS}
         _walk_routes(net, links, state.colour, seat, engine, found, {origin}, [], origin,
                      CUBE_COLOURS)
         table[(seat, engine, origin)] = found
