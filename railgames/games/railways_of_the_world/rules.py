@@ -495,9 +495,9 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         """City -> (link id, city at its other end) for every complete link.
 
         Worked out once for the links as they are and kept on the state (callers
-        only read it): a link never changes its start or owner, gets its end once,
-        and a new one takes a new number, so the number of the next link and the
-        end of each link say whether the links have changed since.
+        only read it): a link never changes its start or owner and gets its end
+        once, and no number is given to two links, so the numbers and ends of the
+        complete links say whether the network has changed since.
         """
         return self._network(state)[0]
 
@@ -505,7 +505,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                                                  dict[int, dict[str, None]]]:
         """``network`` and, per seat, the cities its own complete links leave from."""
         links = state.links
-        key = (state.next_link, tuple(map(_END_OF, links.values())))
+        ends = tuple(map(_END_OF, links.values()))
+        key = (tuple(compress(links, ends)), tuple(filter(None, ends)))
         known = state.known.get("network")
         if known is not None and known[0] == key:
             return known[1]
