@@ -66,6 +66,11 @@ _END_OF = attrgetter("end")
 _NO_ROUTES: dict[str, list[tuple[str, ...]]] = {c: [] for c in CUBE_COLOURS}
 
 
+def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """``hexgrid.side_key`` of two hexes known to be neighbours (without checking it)."""
+    return (a, b) if a <= b else (b, a)
+
+
 def money(amount: int) -> str:
     return f"-${-amount:,}" if amount < 0 else f"${amount:,}"
 
@@ -114,11 +119,11 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._board_neighbours = {
             h: tuple(n for n in neighbours(h) if n in m.terrain) for h in m.terrain
         }
-        # Each hex's neighbours on the board with the key of the side between them.
-        self._sides_of = {
-            h: tuple((n, side_key(h, n)) for n in ns) for h, ns in self._board_neighbours.items()
-        }
-        self._first_tiles_of_board()
+        # The first tiles of new links, as tables (see ``_first_tile_tables``), made when
+        # a build is first listed.
+        self._first_tables: tuple[list[tuple[Hex, Hex, Hex]], int, dict[tuple[Hex, Hex], int],
+                                  dict[Hex, int]] | None = None
+        self._first_tile_actions: dict[int, list[Any]] = {}
         self._city_ids = tuple(c.id for c in m.cities)
         self._listed_choose = self._stores[Choose].make
         self._listed_urbanize = self._stores[Urbanize].make
@@ -128,65 +133,94 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._listed_cancel = self._stores[Cancel].make
         self._listed_end_build = self._stores[EndBuild].make
 
-    def _first_tiles_of_board(self) -> None:
-        """Every first tile of a new link the board itself allows, in the order they are listed.
+    def _first_tile_tables(self) -> tuple[list[tuple[Hex, Hex, Hex]], int,
+                                          dict[tuple[Hex, Hex], int], dict[Hex, int]]:
+        """Every first tile of a new link the board itself allows, (city, hex, exit) in
+        the order they are listed, with each tile as a bit of a number: all the bits,
+        side -> the bits of the tiles it concerns, hex -> the bits of the tiles on it.
 
-        Whether one is legal now depends only on the track: the side it leaves its
-        city by and the side it points at must be free, and its hex must hold
-        fewer than two tracks. Each tile is a bit of a number; the sides and hexes
-        block the bits of the tiles they concern, so the legal ones are found with
-        a few operations on numbers instead of a test of each tile.
+        Whether such a tile is legal now depends only on the track: the side it
+        leaves its city by and the side it points at must be free, and its hex must
+        hold fewer than two tracks. The sides and crowded hexes of the track on the
+        board block the bits of the tiles they concern, so the legal ones are found
+        with a few operations on numbers instead of a test of each tile.
         """
-        terrain = self._terrain
-        city_at = self._city_at
-        tiles: list[tuple[Hex, Hex, Hex]] = []
-        by_side: dict[tuple[Hex, Hex], int] = {}
-        by_hex: dict[Hex, int] = {}
-        for entry in city_at:
-            start = city_at[entry].id
-            for h, first_side in self._sides_of[entry]:
-                if terrain[h] in ("city", "partial"):
-                    continue
-                for exit_, exit_side in self._sides_of[h]:
-                    if exit_ == entry or terrain[exit_] == "partial":
+        if self._first_tables is None:
+            terrain = self._terrain
+            city_at = self._city_at
+            around = self._board_neighbours
+            tiles: list[tuple[Hex, Hex, Hex]] = []
+            by_side: dict[tuple[Hex, Hex], int] = {}
+            by_hex: dict[Hex, int] = {}
+            for entry in city_at:
+                start = city_at[entry].id
+                for h in around[entry]:
+                    if terrain[h] in ("city", "partial"):
                         continue
-                    city = city_at.get(exit_)
-                    if city is not None and city.id == start:
-                        continue
-                    bit = 1 << len(tiles)
-                    tiles.append((entry, h, exit_))
-                    by_side[first_side] = by_side.get(first_side, 0) | bit
-                    by_side[exit_side] = by_side.get(exit_side, 0) | bit
-                    by_hex[h] = by_hex.get(h, 0) | bit
-        self._first_tiles = tiles
-        self._first_checks = [(side_key(entry, h), h, side_key(h, exit_))
-                              for entry, h, exit_ in tiles]
-        self._first_all = (1 << len(tiles)) - 1
-        self._first_by_side = by_side
-        self._first_by_hex = by_hex
-        self._first_tile_actions: dict[int, list[Any]] = {}
+                    first_side = _side(entry, h)
+                    for exit_ in around[h]:
+                        if exit_ == entry or terrain[exit_] == "partial":
+                            continue
+                        city = city_at.get(exit_)
+                        if city is not None and city.id == start:
+                            continue
+                        bit = 1 << len(tiles)
+                        tiles.append((entry, h, exit_))
+                        exit_side = _side(h, exit_)
+                        by_side[first_side] = by_side.get(first_side, 0) | bit
+                        by_side[exit_side] = by_side.get(exit_side, 0) | bit
+                        by_hex[h] = by_hex.get(h, 0) | bit
+            self._first_tables = (tiles, (1 << len(tiles)) - 1, by_side, by_hex)
+        return self._first_tables
 
     def _first_tile_actions_of(self, seat: int) -> list[Any]:
-        """The actions of ``_first_tiles_of_board`` for ``seat``, made once."""
+        """The actions of ``_first_tile_tables`` for ``seat``, made once."""
         actions = self._first_tile_actions.get(seat)
         if actions is None:
             offset = self._offset
             actions = self._first_tile_actions[seat] = [
                 self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_])
-                for entry, h, exit_ in self._first_tiles]
+                for entry, h, exit_ in self._first_tile_tables()[0]]
         return actions
 
     def _open_first_tiles(self, state: RotwState) -> int:
         """The bits of the new links' first tiles legal with the track on the board now."""
-        get = self._first_by_side.get
+        _, every, by_side, by_hex = self._first_tile_tables()
+        get = by_side.get
         blocked = 0
         for side in state.side_link:
             blocked |= get(side, 0)
-        by_hex = self._first_by_hex
         for h, here in state.hex_links.items():
             if len(here) >= TRACKS_PER_HEX:
                 blocked |= by_hex.get(h, 0)
-        return self._first_all & ~blocked
+        return every & ~blocked
+
+    def _first_open_tile(self, state: RotwState, seat: int) -> Any:
+        """The first legal first tile of a new link, in the listed order, or None: a walk
+        from city to city that most often stops at the first tile it looks at."""
+        terrain = self._terrain
+        city_at = self._city_at
+        around = self._board_neighbours
+        sides = state.side_link
+        used = state.hex_links
+        for entry in city_at:
+            start = city_at[entry].id
+            for h in around[entry]:
+                if terrain[h] in ("city", "partial") or _side(entry, h) in sides:
+                    continue
+                here = used.get(h)
+                if here is not None and len(here) >= TRACKS_PER_HEX:
+                    continue
+                for exit_ in around[h]:
+                    if (exit_ == entry or terrain[exit_] == "partial"
+                            or _side(h, exit_) in sides):
+                        continue
+                    city = city_at.get(exit_)
+                    if city is not None and city.id == start:
+                        continue
+                    offset = self._offset
+                    return self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_])
+        return None
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
@@ -379,17 +413,9 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 if first_only and out:
                     return out
         if first_only:
-            # The first legal one, testing them in order: most often the first is.
-            sides = state.side_link
-            used = state.hex_links
-            for i, (first_side, h, exit_side) in enumerate(self._first_checks):
-                if first_side in sides or exit_side in sides:
-                    continue
-                here = used.get(h)
-                if here is not None and len(here) >= TRACKS_PER_HEX:
-                    continue
-                out.append(self._first_tile_actions_of(seat)[i])
-                return out
+            first = self._first_open_tile(state, seat)
+            if first is not None:
+                out.append(first)
             return out
         open_ = self._open_first_tiles(state)
         if not open_:
@@ -415,8 +441,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         city_at = self._city_at
         offset = self._offset
         tiles = link.tiles
-        for exit_, side in self._sides_of[h]:
-            if exit_ == entry or terrain[exit_] == "partial" or side in sides:
+        for exit_ in self._board_neighbours[h]:
+            if exit_ == entry or terrain[exit_] == "partial" or _side(h, exit_) in sides:
                 continue
             city = city_at.get(exit_)
             if (city is not None and city.id == link.start) or exit_ in tiles:
