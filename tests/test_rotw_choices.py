@@ -19,6 +19,7 @@ from rotw_support import make_ruleset
 from railgames.core.engine import Game
 from railgames.core.hexgrid import distance, side_key
 from railgames.core.simulate import bot_players, bots_for, step_bot
+from railgames.games.railways_of_the_world.board_map import CUBE_COLOURS
 from railgames.games.railways_of_the_world.bots import cheapest_path
 from railgames.games.railways_of_the_world.rules import MAX_TILES, RailwaysOfTheWorldRules
 from railgames.games.railways_of_the_world.state import Link, RotwState, Step
@@ -112,6 +113,14 @@ def test_listed_tiles_and_deliveries_are_those_the_rules_accept_in_order(
             assert listed == plain_deliveries(rules, state, seat)
             assert bool(rules.deliveries(state, seat, first_only=True)) == bool(listed)
             deliveries += len(listed)
+        if len(game.record.actions) % 25 == 0:
+            # Each engine's routes, the biggest first: the smaller are taken from them.
+            net = rules.network(state)
+            for engine in range(8, 0, -1):
+                for city in net:
+                    for colour in CUBE_COLOURS:
+                        assert rules._routes(state, net, seat, city, colour, engine) == \
+                            plain_routes(state, net, seat, city, colour, engine)
         step_bot(game, bots)
     assert builds > 100 and deliveries > 10  # the game built and delivered along the way
 

@@ -383,6 +383,11 @@ def reachable_colours(ruleset: RailwaysOfTheWorldRules, state: RotwState) -> dic
 
 
 def best_gain(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int, engine: int) -> int:
+    """The most income a delivery along the seat's network could earn it with ``engine``.
+
+    The routes of the biggest engine serve every engine (the ones no longer than
+    ``engine`` are its routes): the engine now, the next and the biggest are
+    asked about in turn, with one walk of the network."""
     net = ruleset.network(state)
     links = state.links
     table = ruleset._routes_table(state, net)
@@ -390,12 +395,13 @@ def best_gain(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int, eng
     for city, here in state.cubes.items():
         if city not in net:
             continue
-        routes = table.get((seat, engine, city))
+        routes = table.get((seat, MAX_ENGINE, city))
         if routes is None:
-            routes = ruleset._routes_from(state, net, seat, city, engine)
+            routes = ruleset._routes_from(state, net, seat, city, MAX_ENGINE)
         for colour in here:
             for route in routes[colour]:
-                best = max(best, sum(1 for k in route if links[k].owner == seat))
+                if len(route) <= engine:
+                    best = max(best, sum(1 for k in route if links[k].owner == seat))
     return best
 
 

@@ -608,6 +608,13 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             # Every route starts along one of the seat's own links.
             table[(seat, engine, origin)] = _NO_ROUTES
             return _NO_ROUTES
+        for bigger in range(MAX_ENGINE, engine, -1):
+            longer = table.get((seat, bigger, origin))
+            if longer is not None:
+                # The walk for a bigger engine finds the same routes, and longer ones too.
+                found = {c: [r for r in routes if len(r) <= engine] for c, routes in longer.items()}
+                table[(seat, engine, origin)] = found
+                return found
         found = {c: [] for c in CUBE_COLOURS}
         _walk_routes(net, links, state.colour, seat, engine, found, {origin}, [], origin,
                      CUBE_COLOURS)
