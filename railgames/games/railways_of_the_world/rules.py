@@ -113,6 +113,14 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                                            PassAction, PassBid, Cancel, EndBuild)}
         self._listed_lay_track = self._stores[LayTrack].make
         self._listed_deliver = self._stores[Deliver].make
+        self._listed_choose = self._stores[Choose].make
+        self._listed_urbanize = self._stores[Urbanize].make
+        self._listed_upgrade = self._stores[UpgradeEngine].make
+        self._listed_pass_action = self._stores[PassAction].make
+        self._listed_pass_bid = self._stores[PassBid].make
+        self._listed_cancel = self._stores[Cancel].make
+        self._listed_end_build = self._stores[EndBuild].make
+        self._city_ids = tuple(c.id for c in m.cities)
         self._ridges = m.ridges
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._hex_at = {off: h for h, off in self._offset.items()}
@@ -124,14 +132,6 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._first_tables: tuple[list[tuple[Hex, Hex, Hex]], int, dict[tuple[Hex, Hex], int],
                                   dict[Hex, int]] | None = None
         self._first_tile_actions: dict[int, list[Any]] = {}
-        self._city_ids = tuple(c.id for c in m.cities)
-        self._listed_choose = self._stores[Choose].make
-        self._listed_urbanize = self._stores[Urbanize].make
-        self._listed_upgrade = self._stores[UpgradeEngine].make
-        self._listed_pass_action = self._stores[PassAction].make
-        self._listed_pass_bid = self._stores[PassBid].make
-        self._listed_cancel = self._stores[Cancel].make
-        self._listed_end_build = self._stores[EndBuild].make
 
     def _first_tile_tables(self) -> tuple[list[tuple[Hex, Hex, Hex]], int,
                                           dict[tuple[Hex, Hex], int], dict[Hex, int]]:
