@@ -11,6 +11,7 @@ walk of its own finds, ``copy.deepcopy``'s own walk, every run of track.
 from __future__ import annotations
 
 import copy
+import pickle
 from typing import Any
 
 import pytest
@@ -203,3 +204,16 @@ def test_the_greedy_bots_cheapest_paths_match_a_plain_search() -> None:
             break
         step_bot(game, bots)
     assert asked > 500 and found > 100
+
+
+def test_what_the_rules_worked_out_stays_out_of_a_pickled_state() -> None:
+    rules = make_ruleset("rotw-mexico")
+    game = Game.new(rules, bot_players(3, "greedy"), 2)
+    bots = bots_for(game, 2)
+    for _ in range(120):
+        step_bot(game, bots)
+    state: RotwState = game.state
+    assert state.known  # the bots and the rules have kept things on it
+    sent = pickle.loads(pickle.dumps(state))
+    assert sent == state and sent.known == {} and state.known
+    assert rules.prompt(sent) == rules.prompt(state)  # worked out again on the other side

@@ -147,6 +147,11 @@ class RotwState:
         new.__dict__.update(d)
         return new
 
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps (a view sent to another process): not what the rules
+        worked out, which the other side works out again if it needs it."""
+        return self.__dict__ | {"known": {}}
+
     def to_act(self) -> int:
         if self.step is Step.AUCTION:
             assert self.auction is not None
