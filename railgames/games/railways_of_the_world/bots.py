@@ -11,6 +11,7 @@ waiting, else passes. It never looks further ahead than this round.
 from __future__ import annotations
 
 import random
+from operator import le
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -213,14 +214,21 @@ def cheapest_path(ruleset: RailwaysOfTheWorldRules, state: RotwState, start: Hex
 
     The answer depends only on the track on the board (the sides taken, the
     tracks in each hex) and on ``link``'s tiles: answers are kept on the state
-    with the track they were found on, so asking again costs a look-up.
+    with the track they were found on, so asking again costs a look-up. When
+    track has only been added since, an answer whose run is still free stays
+    right: fewer runs are possible, none cheaper, and the order of the walk is
+    the same; an answer of no run at all stays right too.
     """
     sides = state.side_link
     used = state.hex_links
     track = (tuple(sides), tuple(used), tuple(map(len, used.values())))
     known = state.known.get("cheapest_paths")
     if known is None or known[0] != track:
-        known = (track, {})
+        kept: dict[Any, tuple[int, list[Hex]] | None] = {}
+        if known is not None and _only_added(known[0], track):
+            kept = {query: found for query, found in known[1].items()
+                    if found is None or _still_free(found[1], sides, used)}
+        known = (track, kept)
         state.known["cheapest_paths"] = known
     query = (start, target, tiles,
              None if link is None else (link.toward, tuple(link.tiles)))
@@ -230,6 +238,23 @@ def cheapest_path(ruleset: RailwaysOfTheWorldRules, state: RotwState, start: Hex
     found = _cheapest_path(ruleset, sides, used, start, target, tiles, link)
     table[query] = found
     return found
+
+
+def _only_added(before: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]],
+                now: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]]) -> bool:
+    """Whether the track ``now`` (sides taken, hexes with track, tracks in each) is the
+    track ``before`` with more added: no side freed, no hex emptier."""
+    sides, hexes, counts = before
+    return (now[0][:len(sides)] == sides and now[1][:len(hexes)] == hexes
+            and all(map(le, counts, now[2])))
+
+
+def _still_free(run: list[Hex], sides: dict[tuple[Hex, Hex], str],
+                used: dict[Hex, list[str]]) -> bool:
+    """Whether every side of ``run`` is free and every hex of its tiles has room."""
+    if any(side_key(a, b) in sides for a, b in zip(run, run[1:], strict=False)):
+        return False
+    return all(len(used.get(h, ())) < TRACKS_PER_HEX for h in run[1:-1])
 
 
 _STEPS: dict[int, dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]]] = {}
