@@ -165,7 +165,9 @@ class GreedyBot:
         return lay(ruleset, seat, hexes[0], hexes[1], hexes[2])
 
 
-_NEAR: dict[int, dict[str, list[tuple[str, Hex, int]]]] = {}
+# Tables worked out once per map, by the map's id; each keeps its map (so that id is
+# never another map's while the table is here) and is used only for that very map.
+_NEAR: dict[int, tuple[Any, dict[str, list[tuple[str, Hex, int]]]]] = {}
 
 
 def near_cities(ruleset: RailwaysOfTheWorldRules) -> dict[str, list[tuple[str, Hex, int]]]:
@@ -173,18 +175,18 @@ def near_cities(ruleset: RailwaysOfTheWorldRules) -> dict[str, list[tuple[str, H
 
     The board never changes, so this is worked out once per map (the bots ask often).
     """
-    key = id(ruleset.map)
-    near = _NEAR.get(key)
-    if near is None:
-        cities = ruleset.map.cities
-        near = {}
-        for a_city in cities:
-            a = ruleset.city_hex(a_city.id)
-            near[a_city.id] = [
-                (b_city.id, ruleset.city_hex(b_city.id), distance(a, ruleset.city_hex(b_city.id)))
-                for b_city in cities
-                if b_city.id != a_city.id and distance(a, ruleset.city_hex(b_city.id)) <= MAX_TILES + 1]
-        _NEAR[key] = near
+    known = _NEAR.get(id(ruleset.map))
+    if known is not None and known[0] is ruleset.map:
+        return known[1]
+    cities = ruleset.map.cities
+    near = {}
+    for a_city in cities:
+        a = ruleset.city_hex(a_city.id)
+        near[a_city.id] = [
+            (b_city.id, ruleset.city_hex(b_city.id), distance(a, ruleset.city_hex(b_city.id)))
+            for b_city in cities
+            if b_city.id != a_city.id and distance(a, ruleset.city_hex(b_city.id)) <= MAX_TILES + 1]
+    _NEAR[id(ruleset.map)] = (ruleset.map, near)
     return near
 
 
@@ -257,24 +259,24 @@ def _still_free(run: list[Hex], sides: dict[tuple[Hex, Hex], str],
     return all(len(used.get(h, ())) < TRACKS_PER_HEX for h in run[1:-1])
 
 
-_STEPS: dict[int, dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]]] = {}
+_STEPS: dict[int, tuple[Any, dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]]]] = {}
 
 
 def steps_of(ruleset: RailwaysOfTheWorldRules) -> dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]]:
     """Hex -> for each neighbour on the board, in the board's order: (neighbour, the side
     between them, the ridge's cost on that side, whether track may go on the neighbour,
     what a tile there costs). Worked out once per map."""
-    key = id(ruleset.map)
-    steps = _STEPS.get(key)
-    if steps is None:
-        m = ruleset.map
-        steps = {}
-        for h, around in ruleset._board_neighbours.items():
-            steps[h] = tuple(
-                (n, side_key(h, n), 4000 if side_key(h, n) in ruleset._ridges else 0,
-                 m.buildable(n), ruleset.tile_cost(n) if m.buildable(n) else 0)
-                for n in around)
-        _STEPS[key] = steps
+    m = ruleset.map
+    known = _STEPS.get(id(m))
+    if known is not None and known[0] is m:
+        return known[1]
+    steps = {}
+    for h, around in ruleset._board_neighbours.items():
+        steps[h] = tuple(
+            (n, side_key(h, n), 4000 if side_key(h, n) in ruleset._ridges else 0,
+             m.buildable(n), ruleset.tile_cost(n) if m.buildable(n) else 0)
+            for n in around)
+    _STEPS[id(m)] = (m, steps)
     return steps
 
 
