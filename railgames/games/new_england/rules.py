@@ -11,6 +11,7 @@ point to them by name.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import compress
 from typing import Any, ClassVar
 
 from railgames.core.auctions import next_bidder
@@ -93,6 +94,18 @@ class NewEnglandRules(Ruleset[NEState]):
         self._demand = game_map.demand_of
         # Built links -> what is known of the shipping paths over them (``_paths_known``).
         self._paths: dict[frozenset[str], dict[Any, Any]] = {}
+        # The shipping paths of the whole map, worked out once (``_map_paths``).
+        ids = sorted(self._ends)
+        self._link_bit = {link: 1 << i for i, link in enumerate(ids)}
+        self._map_adj: dict[str, list[str]] = {}
+        for link in ids:
+            a, b = self._ends[link]
+            self._map_adj.setdefault(a, []).append(b)
+            self._map_adj.setdefault(b, []).append(a)
+        self._map_path_table: dict[tuple[str, str], list[tuple[int, list[str]]]] = {}
+        self._ship_tables: dict[tuple[int, str, str], list[Ship]] = {}
+        self._map_masks: dict[tuple[str, str], list[int]] = {}
+        self._cities_sorted = sorted(c.id for c in game_map.cities)
 
     # ------------------------------------------------------------ names
     def city_name(self, city: str) -> str:
@@ -253,10 +266,12 @@ class NewEnglandRules(Ruleset[NEState]):
             adj.setdefault(b, []).append(a)
         return adj
 
-    def routes(self, state: NEState, origin: str, colour: str,
+    def routes(self, state: NEState | None, origin: str, colour: str,
                adj: dict[str, list[str]] | None = None) -> Iterator[list[str]]:
-        """Every legal path for a cube of ``colour`` leaving ``origin``."""
+        """Every legal path for a cube of ``colour`` leaving ``origin`` (over the links
+        built in ``state``, or over the cities joined in ``adj`` when that is given)."""
         if adj is None:
+            assert state is not None
             adj = self.built_neighbours(state)
         demand = self._demand
         # Depth first, with a stack of neighbour iterators in place of recursion
@@ -279,43 +294,75 @@ class NewEnglandRules(Ruleset[NEState]):
 
     def _paths_known(self, state: NEState) -> dict[Any, Any]:
         """What is known of the shipping paths over the links built in ``state``:
-        (city, colour) -> every path, and (seat, city, colour) -> those paths as Ship
-        actions. Built links change a few times a turn, the prompt every step."""
+        None -> the built links as bits (see ``_map_paths``), (city, colour) -> which
+        paths of ``_map_paths`` are open to a cube there, (seat, city, colour) -> those
+        paths as Ship actions. Built links change a few times a
+        turn, the prompt every step."""
         built = frozenset(state.built)
         known = self._paths.get(built)
         if known is None:
             if len(self._paths) >= PATHS_KEPT:
                 self._paths.clear()
-            known = self._paths[built] = {}
+            bit = self._link_bit
+            known = self._paths[built] = {None: sum(bit[link] for link in built)}
         return known
 
-    def _paths_from(self, state: NEState, known: dict[Any, Any], city: str,
-                    colour: str) -> list[list[str]]:
-        paths: list[list[str]] | None = known.get((city, colour))
+    def _map_paths(self, origin: str, colour: str) -> list[tuple[int, list[str]]]:
+        """Every shipping path for a cube of ``colour`` leaving ``origin`` were every link
+        of the map built, each with the bits of the links it uses, in the order ``routes``
+        lists them. The paths over the links built in a game are those whose links are
+        all built, in the same order: a depth-first search over fewer links meets the
+        rest in the same order (each city's neighbours come in the order of the links' ids)."""
+        key = (origin, colour)
+        paths = self._map_path_table.get(key)
         if paths is None:
-            adj = known.get(None)
-            if adj is None:
-                adj = known[None] = self.built_neighbours(state)
-            paths = known[(city, colour)] = (
-                list(self.routes(state, city, colour, adj)) if city in adj else [])
+            bit, link_of = self._link_bit, self._link_of_pair
+            paths = self._map_path_table[key] = [
+                (sum(bit[link_of[(a, b)]] for a, b in zip(p, p[1:], strict=False)), p)
+                for p in self.routes(None, origin, colour, self._map_adj)]
         return paths
+
+    def _open_paths(self, known: dict[Any, Any], city: str, colour: str) -> list[bool]:
+        """For each path of ``_map_paths``, whether all its links are built (from ``known``)."""
+        key = (city, colour)
+        found: list[bool] | None = known.get(key)
+        if found is None:
+            built = known[None]
+            masks = self._map_masks.get(key)
+            if masks is None:
+                masks = self._map_masks[key] = [links for links, _ in self._map_paths(city, colour)]
+            found = known[key] = [links & built == links for links in masks]
+        return found
+
+    def _ship_table(self, seat: int, origin: str, colour: str) -> list[Ship]:
+        """``_map_paths`` as Ship actions of ``seat``, made once each."""
+        key = (seat, origin, colour)
+        table = self._ship_tables.get(key)
+        if table is None:
+            # Built from paths the rules have just found, so validation is skipped.
+            # Actions are frozen, so prompts and games may share them.
+            table = self._ship_tables[key] = [
+                Ship.trusted(type="ship", seat=seat, colour=colour, path=list(p))
+                for _, p in self._map_paths(origin, colour)]
+        return table
 
     def shipments(self, state: NEState, seat: int) -> list[Ship]:
         out: list[Ship] = []
         if not state.built:
             return out
         known = self._paths_known(state)
-        for city in sorted(state.cubes):
-            waiting = state.cubes[city]
-            for colour in sorted(waiting):
+        cubes = state.cubes
+        for city in self._cities_sorted if len(cubes) == len(self._cities_sorted) else sorted(cubes):
+            waiting = cubes[city]
+            if not waiting:
+                continue
+            for colour in sorted(waiting) if len(waiting) > 1 else waiting:
                 if waiting[colour] > 0:
                     ships = known.get((seat, city, colour))
                     if ships is None:
-                        # Built from paths this method has just checked, so validation is
-                        # skipped. Actions are frozen, so prompts may share them.
-                        ships = known[(seat, city, colour)] = [
-                            Ship.trusted(type="ship", seat=seat, colour=colour, path=list(p))
-                            for p in self._paths_from(state, known, city, colour)]
+                        table = self._ship_table(seat, city, colour)
+                        ships = known[(seat, city, colour)] = list(
+                            compress(table, self._open_paths(known, city, colour)))
                     out.extend(ships)
         return out
 
@@ -566,7 +613,7 @@ class NewEnglandRules(Ruleset[NEState]):
         known = self._paths_known(state)
         for city, here in state.cubes.items():
             for colour, count in here.items():
-                if count and self._paths_from(state, known, city, colour):
+                if count and True in self._open_paths(known, city, colour):
                     return True
         return False
 
