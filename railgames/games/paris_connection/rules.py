@@ -11,8 +11,8 @@ blanks the other players' holdings and drops the events they alone may see.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from railgames.core.engine import Interned, Prompt, Result, Ruleset
@@ -67,6 +67,7 @@ class ParisConnectionRules(Ruleset[PCState]):
         self.companies: list[str] = m.company_ids
         self._links = m.links
         self._capacity = m.capacity
+        self._no_room = frozenset(h for h, room in m.capacity.items() if not room)
         self._value = m.hex_value
         self._city_at = m.city_at
         self._paris = m.paris
@@ -74,6 +75,8 @@ class ParisConnectionRules(Ruleset[PCState]):
         self._end_hex = m.end_hex
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._hex_at = {off: h for h, off in self._offset.items()}
+        # The board ``_frontiers_now`` last worked on, and its frontiers.
+        self._last_frontiers: tuple[dict[Hex, list[str]], dict[str, set[Hex]]] | None = None
         # Legal choices, made once each (see engine.Interned).
         self._listed_build = Interned(Build).make
         self._listed_trade = Interned(Trade).make
@@ -181,20 +184,35 @@ class ParisConnectionRules(Ruleset[PCState]):
 
     def frontiers(self, state: PCState) -> dict[str, set[Hex]]:
         """Every company's frontier, in one pass over the board."""
-        out: dict[str, set[Hex]] = {c: set() for c in self.companies}
-        board, capacity = state.board, self._capacity
+        board, capacity, links = state.board, self._capacity, self._links
+        on: dict[str, list[Hex]] = {c: [] for c in self.companies}
+        # Hexes no further locomotive can stand on: full ones, and the tower.
+        full = set(self._no_room)
         for h, here in board.items():
-            for n in self._links[h]:
-                there = board.get(n)
-                if there is None:
-                    if capacity[n]:
-                        for c in here:
-                            out[c].add(n)
-                elif len(there) < capacity[n]:
-                    for c in here:
-                        if c not in there:
-                            out[c].add(n)
+            for c in here:
+                on[c].append(h)
+            if len(here) >= capacity[h]:
+                full.add(h)
+        out: dict[str, set[Hex]] = {}
+        for c, hexes in on.items():
+            # Next to one of its locomotives, not full, and not holding one of its own.
+            room = set().union(*map(links.__getitem__, hexes)) if hexes else set()
+            room -= full
+            room.difference_update(hexes)
+            out[c] = room
         return out
+
+    def _frontiers_now(self, state: PCState) -> dict[str, set[Hex]]:
+        """``frontiers(state)``, kept for the board it was worked out on, for the rules'
+        own reading only (never handed out, so never changed): a prompt, the check of
+        the placement chosen from it, and the turn after a trade see the same board."""
+        last = self._last_frontiers
+        board = state.board
+        if last is not None and last[0] == board:
+            return last[1]
+        frontiers = self.frontiers(state)
+        self._last_frontiers = (dict(zip(board, map(list, board.values()), strict=True)), frontiers)
+        return frontiers
 
     def reached_city(self, state: PCState, company: str) -> bool:
         return any(company in here and h in self._city_at for h, here in state.board.items())
@@ -211,13 +229,14 @@ class ParisConnectionRules(Ruleset[PCState]):
         """
         if len(state.board.get(h, ())) + 1 < self._capacity[h]:
             return None  # the hex still has room for another colour afterwards
+        if frontiers is None:
+            frontiers = self._frontiers_now(state)
         # Only a colour with a locomotive next to ``h`` can have ``h`` in its room.
         nearby = {c for n in self._links[h] for c in state.board.get(n, ())}
         for other in self.companies:
             if other == company or other not in nearby:
                 continue
-            room = frontiers[other] if frontiers is not None else self.frontier(state, other)
-            if room == {h} and not self.reached_city(state, other):
+            if frontiers[other] == {h} and not self.reached_city(state, other):
                 return other
         return None
 
@@ -250,9 +269,14 @@ class ParisConnectionRules(Ruleset[PCState]):
     def legal_hexes(self, state: PCState, company: str,
                     frontiers: dict[str, set[Hex]] | None = None) -> list[Hex]:
         if frontiers is None:
-            frontiers = self.frontiers(state)
-        return [h for h in sorted(frontiers[company], key=self.offset)
-                if self.cut_off_by(state, company, h, frontiers) is None]
+            frontiers = self._frontiers_now(state)
+        # Only a hex that is the whole room of another colour can cut it off (``cut_off_by``).
+        last = {h for c, room in frontiers.items() if c != company and len(room) == 1 for h in room}
+        hexes = sorted(frontiers[company], key=self._offset.__getitem__)
+        if not last:
+            return hexes
+        return [h for h in hexes
+                if h not in last or self.cut_off_by(state, company, h, frontiers) is None]
 
     # ------------------------------------------------------------ prompts
     def to_move(self, state: PCState) -> int | None:
@@ -293,7 +317,7 @@ class ParisConnectionRules(Ruleset[PCState]):
         )
 
     def _builds(self, state: PCState, seat: int, companies: Iterable[str]) -> list[Any]:
-        frontiers = self.frontiers(state)
+        frontiers = self._frontiers_now(state)
         # Built from hexes this method has just checked, so validation is skipped.
         make = self._listed_build
         return [make(seat, c, self._offset[h])
@@ -487,15 +511,46 @@ class ParisConnectionRules(Ruleset[PCState]):
                         else None, held=p.held)
             for i, p in enumerate(state.players)
         ]
-        return replace(
-            state,
+        board = state.board
+        # ``dataclasses.replace`` without its cost: the fields of ``state``, some replaced.
+        view = _new_state(PCState)
+        view.__dict__.update(
+            state.__dict__,
             players=players,
             supply=dict(state.supply),
             value=dict(state.value),
-            board={h: list(here) for h, here in state.board.items()},
+            board=dict(zip(board, map(list, board.values()), strict=True)),
             placed=list(state.placed),
-            chance=Chance(0),  # the deal's random source stays with the full state
+            chance=UnseededChance(),  # the deal's random source stays with the full state
             log=visible_events(state.log, seat, state.seen_logs),
             final=None,
             seen_logs=SeenLogs(),
         )
+        return view
+
+
+_new_state = object.__new__
+
+
+class UnseededChance(Chance):
+    """``Chance(0)`` that makes its generator only when first drawn from: a view's
+    random source is seldom used (a search deals its own), and seeding one costs
+    more than the rest of the view."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:  # noqa: D107 - the generator comes with the first use
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "_rng":
+            raise AttributeError(name)
+        rng = self._rng = random.Random(0)
+        return rng
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Chance:
+        try:
+            object.__getattribute__(self, "_rng")
+        except AttributeError:
+            return UnseededChance()
+        return super().__deepcopy__(memo)
