@@ -86,6 +86,40 @@ def test_the_listed_hexes_are_exactly_the_legal_ones(pc: ParisConnectionRules) -
     assert checked >= 5
 
 
+@pytest.mark.parametrize("seed", [3, 4])
+def test_what_the_rules_keep_of_a_board_follows_it(pc: ParisConnectionRules, seed: int) -> None:
+    """The rules keep each board's frontiers from one step to the next; at every step of a
+    game, and after the board is changed behind their back, they are the board's own."""
+    game = Game.new(pc, bot_players(4, "random"), seed)
+    bots = bots_for(game, seed)
+    while not game.is_over():
+        state: PCState = game.state
+        fronts = pc.frontiers(state)
+        for company in pc.companies:
+            assert pc.legal_hexes(state, company) == pc.legal_hexes(state, company, fronts)
+        step_bot(game, bots)
+    before = pc.frontiers(game.state)
+    for company in pc.companies:
+        pc.legal_hexes(game.state, company)
+    # Swap one colour for another in a full hex, the count of locomotives unchanged.
+    for here in game.state.board.values():
+        if len(here) == 2:
+            was = here[0]
+            for other in pc.companies:
+                if other not in here:
+                    here[0] = other
+                    if pc.frontiers(game.state) != before:
+                        break
+            else:
+                here[0] = was
+                continue
+            break
+    fronts = pc.frontiers(game.state)
+    assert fronts != before
+    for company in pc.companies:
+        assert pc.legal_hexes(game.state, company) == pc.legal_hexes(game.state, company, fronts)
+
+
 @pytest.mark.parametrize("players", [3, 6])
 def test_greedy_games_end_and_replay(pc: ParisConnectionRules, players: int) -> None:
     for seed in (1, 2):

@@ -34,6 +34,7 @@ MAX_BUILD = 5
 
 
 VALUE_MARKER = 1  # each company's value marker is one of its own locomotives
+TRADE_LISTS_KEPT = 4096  # lists of legal trades kept for listing again
 
 
 class ParisConnectionRules(Ruleset[PCState]):
@@ -78,7 +79,8 @@ class ParisConnectionRules(Ruleset[PCState]):
         # The board ``_frontiers_now`` last worked on, and its frontiers.
         self._last_frontiers: tuple[dict[Hex, list[str]], dict[str, set[Hex]]] | None = None
         # Legal choices, made once each (see engine.Interned).
-        self._listed_build = Interned(Build).make
+        self._build_tables: dict[tuple[int, str], _Builds] = {}
+        self._trade_lists: dict[tuple[Any, ...], tuple[Trade, ...]] = {}
         self._listed_trade = Interned(Trade).make
 
     # ------------------------------------------------------------ names
@@ -214,6 +216,33 @@ class ParisConnectionRules(Ruleset[PCState]):
         self._last_frontiers = (dict(zip(board, map(list, board.values()), strict=True)), frontiers)
         return frontiers
 
+    def _frontiers_after(self, state: PCState,
+                         last: tuple[dict[Hex, list[str]], dict[str, set[Hex]]],
+                         company: str, h: Hex) -> None:
+        """Keep ``_frontiers_now`` in step with a placement of ``company`` on ``h``, made on
+        the board it last worked on: only ``h`` and the room of ``company`` change."""
+        board, capacity = state.board, self._capacity
+        snapshot = dict(last[0])
+        here = snapshot[h] = list(board[h])
+        frontiers = dict(last[1])
+        room = set(frontiers[company])
+        room.discard(h)
+        for n in self._links[h]:
+            there = board.get(n)
+            if there is None:
+                if capacity[n]:
+                    room.add(n)
+            elif len(there) < capacity[n] and company not in there:
+                room.add(n)
+        frontiers[company] = room
+        if len(here) >= capacity[h]:  # full now: in nobody's room
+            for c, other in frontiers.items():
+                if h in other:
+                    if c != company:
+                        other = frontiers[c] = set(other)
+                    other.discard(h)
+        self._last_frontiers = (snapshot, frontiers)
+
     def reached_city(self, state: PCState, company: str) -> bool:
         return any(company in here and h in self._city_at for h, here in state.board.items())
 
@@ -318,24 +347,39 @@ class ParisConnectionRules(Ruleset[PCState]):
 
     def _builds(self, state: PCState, seat: int, companies: Iterable[str]) -> list[Any]:
         frontiers = self._frontiers_now(state)
-        # Built from hexes this method has just checked, so validation is skipped.
-        make = self._listed_build
-        return [make(seat, c, self._offset[h])
-                for c in companies for h in self.legal_hexes(state, c, frontiers)]
+        out: list[Any] = []
+        tables = self._build_tables
+        for c in companies:
+            table = tables.get((seat, c))
+            if table is None:
+                table = tables[(seat, c)] = _Builds(seat, c, self._offset)
+            out.extend(map(table.__getitem__, self.legal_hexes(state, c, frontiers)))
+        return out
 
     def trades(self, state: PCState, seat: int) -> list[Trade]:
         shares = state.players[seat].shares
         assert shares is not None
+        supply = state.supply
+        companies = self.companies
+        # The trades depend only on which companies the seat holds and which supplies
+        # hold one or two locomotives or more.
+        key = (seat, *[not shares.get(c) for c in companies], *[min(supply[c], 2) for c in companies])
+        listed = self._trade_lists.get(key)
+        if listed is not None:
+            return list(listed)
         out = []
-        for give in self.companies:
+        for give in companies:
             if not shares.get(give):
                 continue
-            for take in self.companies:
+            for take in companies:
                 if take == give:
                     continue
                 for count in (1, 2):
-                    if state.supply[take] >= count:
+                    if supply[take] >= count:
                         out.append(self._listed_trade(seat, give, take, count))
+        if len(self._trade_lists) >= TRADE_LISTS_KEPT:
+            self._trade_lists.clear()
+        self._trade_lists[key] = tuple(out)
         return out
 
     # ------------------------------------------------------------ validation
@@ -394,7 +438,12 @@ class ParisConnectionRules(Ruleset[PCState]):
         if isinstance(action, Build):
             company, h = action.company, self._hex(action.hex)
             state.supply[company] -= 1
+            last = self._last_frontiers
+            known = last is not None and last[0] == state.board
             state.board.setdefault(h, []).append(company)
+            if known:
+                assert last is not None
+                self._frontiers_after(state, last, company, h)
             gain = self._value[h]
             state.value[company] += gain
             state.step = Step.BUILD
@@ -530,6 +579,22 @@ class ParisConnectionRules(Ruleset[PCState]):
 
 
 _new_state = object.__new__
+
+
+class _Builds(dict[Hex, Build]):
+    """Hex -> the Build of one seat and company there, made when first listed (once)."""
+
+    def __init__(self, seat: int, company: str, offset: dict[Hex, tuple[int, int]]) -> None:
+        super().__init__()
+        self.seat, self.company, self.offset = seat, company, offset
+
+    def __missing__(self, h: Hex) -> Build:
+        # Built from hexes the rules have just checked, so validation is skipped.
+        # Actions are frozen, so prompts and games may share them.
+        action: Build = Build.trusted(type="build", seat=self.seat, company=self.company,
+                                      hex=self.offset[h])
+        self[h] = action
+        return action
 
 
 class UnseededChance(Chance):
