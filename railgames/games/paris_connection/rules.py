@@ -213,7 +213,7 @@ class ParisConnectionRules(Ruleset[PCState]):
         if last is not None and last[0] == board:
             return last[1]
         frontiers = self.frontiers(state)
-        self._last_frontiers = (dict(zip(board, map(list, board.values()), strict=True)), frontiers)
+        self._last_frontiers = ({h: list(here) for h, here in board.items()}, frontiers)
         return frontiers
 
     def _frontiers_after(self, state: PCState,
@@ -222,9 +222,9 @@ class ParisConnectionRules(Ruleset[PCState]):
         """Keep ``_frontiers_now`` in step with a placement of ``company`` on ``h``, made on
         the board it last worked on: only ``h`` and the room of ``company`` change."""
         board, capacity = state.board, self._capacity
-        snapshot = dict(last[0])
+        snapshot = last[0].copy()
         here = snapshot[h] = list(board[h])
-        frontiers = dict(last[1])
+        frontiers = last[1].copy()
         room = set(frontiers[company])
         room.discard(h)
         for n in self._links[h]:
@@ -568,7 +568,7 @@ class ParisConnectionRules(Ruleset[PCState]):
             players=players,
             supply=dict(state.supply),
             value=dict(state.value),
-            board=dict(zip(board, map(list, board.values()), strict=True)),
+            board={h: list(here) for h, here in board.items()},
             placed=list(state.placed),
             chance=UnseededChance(),  # the deal's random source stays with the full state
             log=visible_events(state.log, seat, state.seen_logs),
