@@ -106,6 +106,7 @@ class NewEnglandRules(Ruleset[NEState]):
         self._ship_tables: dict[tuple[int, str, str], list[Ship]] = {}
         self._map_masks: dict[tuple[str, str], list[int]] = {}
         self._cities_sorted = sorted(c.id for c in game_map.cities)
+        self._fixed: dict[tuple[type[Any], int, bool | None], Any] = {}
 
     # ------------------------------------------------------------ names
     def city_name(self, city: str) -> str:
@@ -231,7 +232,7 @@ class NewEnglandRules(Ruleset[NEState]):
                 seat=a.to_act, step="Auction",
                 text=f"Auction: {self.link_name(a.link)} (value {self._value[a.link]}), {high} — "
                      f"{r.name} to bid or pass",
-                choices=[PassBid(seat=a.to_act)],
+                choices=[self._listed(PassBid, a.to_act)],
                 amount=AmountInput(action_type="bid", label="Bid", min=a.high_bid + 1,
                                    max=r.cash, step=1, default=a.high_bid + 1),
                 help="Bid more than the high bid, up to your cash, or pass and leave this auction.",
@@ -243,7 +244,7 @@ class NewEnglandRules(Ruleset[NEState]):
                 seat=f.seat, step="Build roll",
                 text=f"{self._name(state, f.seat)} rolled {f.roll} against {self._value[f.link]} for "
                      f"{self.link_name(f.link)}: pay ${f.shortfall} to finish it now?",
-                choices=[FinishLink(seat=f.seat, pay=True), FinishLink(seat=f.seat, pay=False)],
+                choices=[self._listed(FinishLink, f.seat, True), self._listed(FinishLink, f.seat, False)],
                 help="Unfinished links are completed at the start of next turn, "
                      "but cannot carry cubes until then.",
             )
@@ -252,10 +253,20 @@ class NewEnglandRules(Ruleset[NEState]):
         return Prompt(
             seat=seat, step=f"Shipping ({rnd} round)",
             text=f"{self._name(state, seat)}: ship one commodity cube, or pass",
-            choices=[*self.shipments(state, seat), PassShip(seat=seat)],
+            choices=[*self.shipments(state, seat), self._listed(PassShip, seat)],
             help="A cube travels up to 5 built links, visits each city once, and stops at the "
                  "first city that demands its colour. Each link used pays its owner +1 income.",
         )
+
+    def _listed(self, cls: type[Any], seat: int, pay: bool | None = None) -> Any:
+        """The pass (or finishing choice) of ``seat``, made once: the prompts list it often."""
+        key = (cls, seat, pay)
+        action = self._fixed.get(key)
+        if action is None:
+            # The same action as ``cls(seat=seat[, pay=pay])``, without checking it again.
+            action = self._fixed[key] = (cls.trusted(seat=seat) if pay is None
+                                         else cls.trusted(seat=seat, pay=pay))
+        return action
 
     # ------------------------------------------------------------ shipping paths
     def built_neighbours(self, state: NEState) -> dict[str, list[str]]:
@@ -351,6 +362,7 @@ class NewEnglandRules(Ruleset[NEState]):
         if not state.built:
             return out
         known = self._paths_known(state)
+        ship_tables = self._ship_tables
         cubes = state.cubes
         for city in self._cities_sorted if len(cubes) == len(self._cities_sorted) else sorted(cubes):
             waiting = cubes[city]
@@ -358,10 +370,13 @@ class NewEnglandRules(Ruleset[NEState]):
                 continue
             for colour in sorted(waiting) if len(waiting) > 1 else waiting:
                 if waiting[colour] > 0:
-                    ships = known.get((seat, city, colour))
+                    key = (seat, city, colour)
+                    ships = known.get(key)
                     if ships is None:
-                        table = self._ship_table(seat, city, colour)
-                        ships = known[(seat, city, colour)] = list(
+                        table = ship_tables.get(key)
+                        if table is None:
+                            table = self._ship_table(seat, city, colour)
+                        ships = known[key] = list(
                             compress(table, self._open_paths(known, city, colour)))
                     out.extend(ships)
         return out
