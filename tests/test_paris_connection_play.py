@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from paris_connection_support import check_invariants, make_ruleset, start_game
+from support import assert_copies_like_deepcopy
 
 from railgames.cli import main
 from railgames.core.bots import RandomBot
@@ -310,3 +311,18 @@ def test_headless_commands_work_without_textual(tmp_path: Path) -> None:
                           timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "Paris Connection: " in proc.stdout and "Cut off" in proc.stdout
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_copied_state_is_a_deep_copy(pc: ParisConnectionRules, seed: int) -> None:
+    """The state and a seat's view copy themselves quickly (a search copies them on every
+    iteration), yet each copy is the one ``copy.deepcopy`` would make."""
+    game = Game.new(pc, bot_players(4, "random"), seed)
+    bots = bots_for(game, seed)
+    while True:
+        if len(game.record.actions) % 5 == 0 or game.is_over():
+            assert_copies_like_deepcopy(game.state)
+            assert_copies_like_deepcopy(game.view(1))
+        if game.is_over():
+            break
+        step_bot(game, bots)

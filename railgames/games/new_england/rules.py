@@ -44,6 +44,7 @@ LOAN_UNIT = 10
 SERVICE_DIVISOR = 5  # debt service is 20% of the Bank Loan debt
 MAX_SHIP_LINKS = 5
 PATHS_KEPT = 64  # sets of built links whose shipping paths are kept
+PATH_LINKS_KEPT = 50_000  # paths whose links income_split keeps
 STARTING_CASH = 10
 
 
@@ -107,6 +108,7 @@ class NewEnglandRules(Ruleset[NEState]):
         self._map_masks: dict[tuple[str, str], list[int]] = {}
         self._cities_sorted = sorted(c.id for c in game_map.cities)
         self._fixed: dict[tuple[type[Any], int, bool | None], Any] = {}
+        self._path_links: dict[tuple[str, ...], tuple[str, ...]] = {}  # see income_split
 
     # ------------------------------------------------------------ names
     def city_name(self, city: str) -> str:
@@ -270,12 +272,17 @@ class NewEnglandRules(Ruleset[NEState]):
 
     # ------------------------------------------------------------ shipping paths
     def built_neighbours(self, state: NEState) -> dict[str, list[str]]:
-        adj: dict[str, list[str]] = {}
-        for link in sorted(state.built):
-            a, b = self._ends[link]
-            adj.setdefault(a, []).append(b)
-            adj.setdefault(b, []).append(a)
-        return adj
+        """City -> the cities joined to it by built links (in the order of the links' ids);
+        a new dictionary, worked out once for each set of built links."""
+        known = self._paths_known(state)
+        adj: dict[str, list[str]] | None = known.get("adj")
+        if adj is None:
+            adj = known["adj"] = {}
+            for link in sorted(state.built):
+                a, b = self._ends[link]
+                adj.setdefault(a, []).append(b)
+                adj.setdefault(b, []).append(a)
+        return {city: list(near) for city, near in adj.items()}
 
     def routes(self, state: NEState | None, origin: str, colour: str,
                adj: dict[str, list[str]] | None = None) -> Iterator[list[str]]:
@@ -305,7 +312,8 @@ class NewEnglandRules(Ruleset[NEState]):
 
     def _paths_known(self, state: NEState) -> dict[Any, Any]:
         """What is known of the shipping paths over the links built in ``state``:
-        None -> the built links as bits (see ``_map_paths``), (city, colour) -> which
+        None -> the built links as bits (see ``_map_paths``), "adj" -> what
+        ``built_neighbours`` gives, (city, colour) -> which
         paths of ``_map_paths`` are open to a cube there, (seat, city, colour) -> those
         paths as Ship actions. Built links change a few times a
         turn, the prompt every step."""
@@ -383,9 +391,18 @@ class NewEnglandRules(Ruleset[NEState]):
 
     def income_split(self, state: NEState, path: list[str]) -> dict[int, int]:
         """Seat -> income gained if a cube travels ``path``."""
+        key = tuple(path)
+        links = self._path_links.get(key)
+        if links is None:
+            if len(self._path_links) >= PATH_LINKS_KEPT:
+                self._path_links.clear()
+            link_of = self._link_of_pair
+            links = self._path_links[key] = tuple(
+                link_of[pair] for pair in zip(path, path[1:], strict=False))
         gain: dict[int, int] = {}
-        for a, b in zip(path, path[1:], strict=False):
-            seat = state.owner[self._link_of_pair[(a, b)]]
+        owner = state.owner
+        for link in links:
+            seat = owner[link]
             gain[seat] = gain.get(seat, 0) + 1
         return gain
 
