@@ -272,26 +272,25 @@ class ParisConnectionRules(Ruleset[PCState]):
     def placement_refusal(self, state: PCState, company: str, h: Hex,
                           frontiers: dict[str, set[Hex]] | None = None) -> str | None:
         """Why ``company`` may not place on ``h`` now (supply and build size aside)."""
-        name = self.hex_name(h)
         if h == self.map.tower:
             return "the Eiffel Tower hex can never hold a locomotive"
         here = state.board.get(h, [])
         if company in here:
-            return f"{name} already holds a {company} locomotive; two of a colour never share a hex"
+            return f"{self.hex_name(h)} already holds a {company} locomotive; two of a colour never share a hex"
         if self.is_city(h) and here:
-            return f"{name} is a city and holds only one locomotive ({here[0]} is there)"
+            return f"{self.hex_name(h)} is a city and holds only one locomotive ({here[0]} is there)"
         if len(here) >= self._capacity[h]:
-            return f"{name} already holds two locomotives ({' and '.join(here)})"
+            return f"{self.hex_name(h)} already holds two locomotives ({' and '.join(here)})"
         if not any(company in state.board.get(n, ()) for n in self._links[h]):
             across = [n for n in neighbours(h)
                       if company in state.board.get(n, ()) and side_key(h, n) in self._checkered]
             if across:
-                return (f"{name} is next to a {company} locomotive only across a checkered "
+                return (f"{self.hex_name(h)} is next to a {company} locomotive only across a checkered "
                         f"border ({self.hex_name(across[0])}), which does not count as adjacent")
             return f"a new {company} locomotive must be placed next to one already on the board"
         victim = self.cut_off_by(state, company, h, frontiers)
         if victim is not None:
-            return (f"a {company} locomotive on {name} would cut {victim} off completely: "
+            return (f"a {company} locomotive on {self.hex_name(h)} would cut {victim} off completely: "
                     f"it is the last hex {victim} could grow into, and {victim} has reached no city")
         return None
 
