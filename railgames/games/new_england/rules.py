@@ -381,11 +381,14 @@ class NewEnglandRules(Ruleset[NEState]):
                     key = (seat, city, colour)
                     ships = known.get(key)
                     if ships is None:
-                        table = ship_tables.get(key)
-                        if table is None:
-                            table = self._ship_table(seat, city, colour)
-                        ships = known[key] = list(
-                            compress(table, self._open_paths(known, city, colour)))
+                        open_paths = self._open_paths(known, city, colour)
+                        if True not in open_paths:
+                            ships = known[key] = ()
+                        else:
+                            table = ship_tables.get(key)
+                            if table is None:
+                                table = self._ship_table(seat, city, colour)
+                            ships = known[key] = list(compress(table, open_paths))
                     out.extend(ships)
         return out
 
