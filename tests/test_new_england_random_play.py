@@ -152,3 +152,26 @@ def test_a_copied_state_is_a_deep_copy(seed):
         prompt = game.prompt()
         assert prompt is not None
         game.apply(bots[prompt.seat].choose(ruleset, game.view(prompt.seat), prompt))
+
+
+def test_pickled_rules_leave_what_they_keep_behind():
+    """A bot's think takes its rules to a worker process and back: what the rules keep
+    from play (shipping paths, listed actions) stays behind, and the copy plays the same."""
+    import pickle
+
+    ruleset = make_ruleset()
+    fresh = len(pickle.dumps(ruleset))
+    game = Game.new(ruleset, bot_players(4, "random"), 3)
+    bots = bots_for(game, 3)
+    states = []
+    while not game.is_over():
+        prompt = game.prompt()
+        assert prompt is not None
+        if prompt.choices and len(game.record.actions) % 10 == 0:
+            states.append(copy.deepcopy(game.state))
+        game.apply(bots[prompt.seat].choose(ruleset, game.view(prompt.seat), prompt))
+    data = pickle.dumps(ruleset)
+    assert len(data) <= fresh + 100  # as small as the rules fresh from their map
+    again = pickle.loads(data)
+    for state in states:
+        assert again.prompt(state) == ruleset.prompt(state)

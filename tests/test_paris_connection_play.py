@@ -326,3 +326,24 @@ def test_a_copied_state_is_a_deep_copy(pc: ParisConnectionRules, seed: int) -> N
         if game.is_over():
             break
         step_bot(game, bots)
+
+
+def test_pickled_rules_leave_what_they_keep_behind(pc: ParisConnectionRules) -> None:
+    """A bot's think takes its rules to a worker process and back: what the rules keep
+    from play (listed builds and trades, frontiers) stays behind, and the copy plays the same."""
+    import pickle
+
+    rules = make_ruleset()
+    fresh = len(pickle.dumps(rules))
+    game = Game.new(rules, bot_players(4, "random"), 3)
+    bots = bots_for(game, 3)
+    states = []
+    while not game.is_over():
+        if len(game.record.actions) % 10 == 0:
+            states.append(copy.deepcopy(game.state))
+        step_bot(game, bots)
+    data = pickle.dumps(rules)
+    assert len(data) <= fresh + 100  # as small as the rules fresh from their map
+    again = pickle.loads(data)
+    for state in states:
+        assert again.prompt(state) == rules.prompt(state)

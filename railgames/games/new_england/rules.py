@@ -110,6 +110,17 @@ class NewEnglandRules(Ruleset[NEState]):
         self._fixed: dict[tuple[type[Any], int, bool | None], Any] = {}
         self._path_links: dict[tuple[str, ...], tuple[str, ...]] = {}  # see income_split
 
+    # What the rules work out as play asks for it, left behind when they are pickled (a
+    # bot's think takes its rules to a worker process and back): worked out again there.
+    _KEPT_FROM_PLAY: ClassVar[tuple[str, ...]] = (
+        "_paths", "_map_path_table", "_ship_tables", "_map_masks", "_fixed", "_path_links")
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in self._KEPT_FROM_PLAY:
+            state[name] = {}
+        return state
+
     # ------------------------------------------------------------ names
     def city_name(self, city: str) -> str:
         return self._city_name.get(city, city)

@@ -83,6 +83,14 @@ class ParisConnectionRules(Ruleset[PCState]):
         self._trade_lists: dict[tuple[Any, ...], tuple[Trade, ...]] = {}
         self._listed_trade = Interned(Trade).make
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a bot's think takes its rules to a worker process and back) without
+        what the rules keep from play: worked out again there as needed."""
+        state = self.__dict__.copy()
+        state.update(_last_frontiers=None, _build_tables={}, _trade_lists={},
+                     _listed_trade=Interned(Trade).make)
+        return state
+
     # ------------------------------------------------------------ names
     def hex_at(self, col: int, row: int) -> Hex | None:
         return self._hex_at.get((col, row))
