@@ -107,6 +107,7 @@ class NewEnglandRules(Ruleset[NEState]):
         self._ship_tables: dict[tuple[int, str, str], list[Ship]] = {}
         self._map_masks: dict[tuple[str, str], list[int]] = {}
         self._cities_sorted = sorted(c.id for c in game_map.cities)
+        self._city_set = frozenset(self._cities_sorted)
         self._fixed: dict[tuple[type[Any], int, bool | None], Any] = {}
         self._path_links: dict[tuple[str, ...], tuple[str, ...]] = {}  # see income_split
 
@@ -383,7 +384,7 @@ class NewEnglandRules(Ruleset[NEState]):
         known = self._paths_known(state)
         ship_tables = self._ship_tables
         cubes = state.cubes
-        for city in self._cities_sorted if len(cubes) == len(self._cities_sorted) else sorted(cubes):
+        for city in self._cities_sorted if cubes.keys() == self._city_set else sorted(cubes):
             waiting = cubes[city]
             if not waiting:
                 continue
