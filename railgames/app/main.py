@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.app import App
 
+from railgames.app import layout_once
 from railgames.app.screen_diff import ScreenDiff
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.core.errors import RailgamesError
@@ -34,12 +35,11 @@ def _env_delay() -> float:
 class _DiffUpdate(CompositorUpdate):
     """A compositor update written as the cells it changes on the terminal."""
 
-    def __init__(self, diff: ScreenDiff, update: CompositorUpdate) -> None:
-        self.diff = diff
-        self.update = update
+    def __init__(self, text: str) -> None:
+        self.text = text
 
     def render_segments(self, console: Any) -> str:
-        return self.diff.render(self.update, console)
+        return self.text
 
 
 class RailgamesApp(App[int]):
@@ -55,6 +55,7 @@ class RailgamesApp(App[int]):
         handoff: bool = True,
         watch: dict[str, Any] | None = None,
     ) -> None:
+        layout_once.install()
         super().__init__()
         self.to_watch = watch  # a record to open in the viewer (demo or watch command)
         self.new_game = new_game
@@ -68,9 +69,16 @@ class RailgamesApp(App[int]):
         # Only the cells the terminal does not show already are written (see screen_diff.py).
         driver = self._driver
         if (isinstance(renderable, (ChopsUpdate, LayoutUpdate)) and driver is not None
-                and not driver.is_inline):
+                and not driver.is_inline and self._running and not self._closed
+                and not self.is_headless and not self._batch_count):
             self._screen_diff.resize(*self.size)
-            renderable = _DiffUpdate(self._screen_diff, renderable)
+            text = self._screen_diff.render(renderable, self.console)
+            if not text and (screen.outer_size.clamp_offset(self.cursor_position)
+                             == self._previous_cursor_position):
+                # Nothing the terminal shows would change (a widget painted again the
+                # same): not a byte is written, not even the cursor's move.
+                return
+            renderable = _DiffUpdate(text)
         super()._display(screen, renderable)
 
     def get_default_screen(self) -> LauncherScreen:

@@ -114,6 +114,7 @@ class ScreenDiff:
         self.chars: list[list[str]] = []
         self.keys: list[list[object]] = []
         self.styles: list[list[Style | None]] = []
+        self._pen: Pen | None = None  # the terminal's pen while an update is written
 
     def forget(self) -> None:
         """The terminal may show anything now: write the next update in full."""
@@ -149,6 +150,13 @@ class ScreenDiff:
 
     def render(self, update: CompositorUpdate, console: Console) -> str:
         """The bytes that make the terminal show what ``update`` paints."""
+        self._pen = None  # not known: the first piece of text sets it whole
+        text = self._render(update, console)
+        if self._pen is not None and self._pen != _DEFAULT_PEN:
+            text += "\x1b[0m"  # left as Textual leaves it
+        return text
+
+    def _render(self, update: CompositorUpdate, console: Console) -> str:
         lines = self.lines_of(update)
         if lines is None:
             self.forget()
@@ -159,15 +167,39 @@ class ScreenDiff:
                    for y, x, strips in lines if 0 <= y < self.height]
         full = self._full_rows(painted)
         if len(full) >= MIN_BAND:
+            before = self._copy()
             moved = self._scroll_rows(out, full) | self._shift_columns(out, full)
-            for y in sorted(moved):
-                # What the update does not paint of a moved row moved with it: written
-                # back as it was (and the painted cells as they are now).
-                chars, keys, styles = full[y]
-                self._write_line(out, y, 0, chars, keys, styles, color_system)
+            if moved:
+                for y in sorted(moved):
+                    # What the update does not paint of a moved row moved with it: written
+                    # back as it was (and the painted cells as they are now).
+                    chars, keys, styles = full[y]
+                    self._write_line(out, y, 0, chars, keys, styles, color_system)
+                for y, x, chars, keys, styles in painted:
+                    self._write_line(out, y, x, chars, keys, styles, color_system)
+                with_moves, after = "".join(out), self._copy()
+                # Moving rows pays only when what moves is most of them: a log that
+                # moved down beside a board that did not would have the board written
+                # again. The same update written cell by cell decides.
+                self._restore(before)
+                plain: list[str] = []
+                for y, x, chars, keys, styles in painted:
+                    self._write_line(plain, y, x, chars, keys, styles, color_system)
+                cell_by_cell = "".join(plain)
+                if len(cell_by_cell) <= len(with_moves):
+                    return cell_by_cell
+                self._restore(after)
+                return with_moves
         for y, x, chars, keys, styles in painted:
             self._write_line(out, y, x, chars, keys, styles, color_system)
         return "".join(out)
+
+    def _copy(self) -> tuple[Any, ...]:
+        return ([row[:] for row in self.chars], [row[:] for row in self.keys],
+                [row[:] for row in self.styles], self._pen)
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        self.chars, self.keys, self.styles, self._pen = saved
 
     # ------------------------------------------------------------ moving what is there
     def _full_rows(self, painted: list[Any]) -> dict[int, Row]:
@@ -245,12 +277,12 @@ class ScreenDiff:
         board moving sideways under a narrow screen. Returns the rows moved."""
         width = self.width
         edge = SHIFT_EDGE  # columns at the right (a scroll bar) that need not match
-        changed = [y for y in sorted(full) if full[y][0] != self.chars[y]
+        span = width - edge
+        changed = [y for y in sorted(full) if full[y][0][:span] != self.chars[y][:span]
                    and "" not in self.chars[y] and "" not in full[y][0]
                    and any(ch != " " for ch in full[y][0])]
         if len(changed) < MIN_BAND:
             return set()
-        span = width - edge
 
         def moved(y: int, d: int) -> bool:
             """Whether row y's new content is the old moved left by d (right if d < 0)."""
@@ -302,7 +334,6 @@ class ScreenDiff:
                 runs[-1][1] = col + 1
             else:
                 runs.append([col, col + 1])
-        render = Strip.render_style
         for start, end in runs:
             # Never start or end inside a wide character.
             while start > x and chars[start - x] == "":
@@ -335,15 +366,101 @@ class ScreenDiff:
                     if (ch == " " and blank == group_blank) or (ch != " " and key == group_key):
                         group.append(ch)  # looks the same in the group's style
                         continue
-                    text = "".join(group)
-                    out.append(render(group_style, text, color_system) if group_style else text)
+                    self._emit(out, group_style, "".join(group), color_system)
                     group = []
                 group_style = style
                 group_key, group_blank = _keys(style, color_system)
                 group.append(ch)
             if group:
-                text = "".join(group)
-                out.append(render(group_style, text, color_system) if group_style else text)
+                self._emit(out, group_style, "".join(group), color_system)
+
+    # ------------------------------------------------------------ the pen
+    def _emit(self, out: list[str], style: Style | None, text: str,
+              color_system: ColorSystem) -> None:
+        """Write ``text`` in ``style``, changing only what of the pen differs.
+
+        Textual writes every piece of text with its whole style and a reset after
+        it; over a board of many colours that is about half of the bytes. Here the
+        terminal's pen (attributes, colour, background) is kept between pieces:
+        a new colour is one code, and a reset comes only when an attribute has to
+        go. A link is written whole, as Textual writes it, and resets the pen.
+        """
+        if style is not None and style._link:
+            if self._pen != _DEFAULT_PEN:
+                out.append("\x1b[0m")
+            out.append(Strip.render_style(style, text, color_system))
+            self._pen = _DEFAULT_PEN
+            return
+        pen = _DEFAULT_PEN if style is None else _pen_of(style, color_system)
+        old = self._pen
+        if pen != old:
+            self._pen = pen
+            attrs, fg, bg = pen
+            gone = frozenset() if old is None else old[0] - attrs
+            if old is None or not gone <= _OFF.keys():
+                codes = ["0", *sorted(attrs)]
+                if fg is not None:
+                    codes.append(fg)
+                if bg is not None:
+                    codes.append(bg)
+            else:
+                offs = {_OFF[a] for a in gone}
+                # One code may turn two attributes off (22: bold and dim): those kept
+                # are said again.
+                codes = [*sorted(offs), *sorted(a for a in attrs
+                                                if a not in old[0] or _OFF.get(a) in offs)]
+                if fg != old[1]:
+                    codes.append(fg or "39")
+                if bg != old[2]:
+                    codes.append(bg or "49")
+            out.append(f"\x1b[{';'.join(codes)}m")
+        out.append(text)
+
+
+Pen = tuple[frozenset[str], "str | None", "str | None"]  # attributes, colour, background
+_DEFAULT_PEN: Pen = (frozenset(), None, None)
+# The code that turns each attribute off (without a reset of the whole pen).
+_OFF = {"1": "22", "2": "22", "3": "23", "4": "24", "21": "24", "5": "25", "6": "25",
+        "7": "27", "8": "28", "9": "29", "51": "54", "52": "54", "53": "55"}
+_PENS: dict[str, Pen] = {}
+
+
+def _pen_of(style: Style, color_system: ColorSystem) -> Pen:
+    """A style's SGR codes as (attributes, colour, background)."""
+    ansi = style._ansi
+    if ansi is None:
+        ansi = Strip.render_ansi(style, color_system)
+    pen = _PENS.get(ansi)
+    if pen is None:
+        codes = ansi.split(";") if ansi else []
+        attrs: set[str] = set()
+        fg = bg = None
+        i = 0
+        while i < len(codes):
+            code = codes[i]
+            if code in ("38", "48", "58"):
+                n = 5 if i + 1 < len(codes) and codes[i + 1] == "2" else 3
+                part = ";".join(codes[i:i + n])
+                if code == "38":
+                    fg = part
+                elif code == "48":
+                    bg = part
+                else:
+                    attrs.add(part)  # an underline colour: kept whole, as an attribute
+                i += n
+                continue
+            value = int(code) if code.isdigit() else -1
+            if 30 <= value <= 37 or 90 <= value <= 97 or value == 39:
+                fg = code
+            elif 40 <= value <= 47 or 100 <= value <= 107 or value == 49:
+                bg = code
+            elif value != 0:
+                attrs.add(code)
+            i += 1
+        if len(_PENS) > 4096:
+            _PENS.clear()
+        pen = _PENS[ansi] = (frozenset(attrs), fg, bg)
+    return pen
 
 
 def _bands(ys: list[int]) -> list[tuple[int, int]]:

@@ -114,23 +114,64 @@ def test_the_launcher_starts_without_the_rules_engine(tmp_path: Path) -> None:
 
 
 # ------------------------------------------------------------------ partial updates
-def blank_sgr(sgr: str) -> str:
-    """What of a style shows on a blank: background, reverse, lines (not colour or bold)."""
-    codes = [c for c in sgr.split(";") if c]
-    if any(c in ("4", "7", "9", "53") for c in codes):
-        return sgr
-    return "".join(f";{c}" for c in codes if 40 <= int(c) <= 47 or 100 <= int(c) <= 107)
+def apply_sgr(pen: tuple[frozenset[str], str, str], params: str) -> tuple[frozenset[str], str, str]:
+    """The pen (attributes, colour, background) after an SGR sequence, as a terminal keeps it."""
+    attrs, fg, bg = set(pen[0]), pen[1], pen[2]
+    codes = params.split(";") if params else ["0"]
+    i = 0
+    while i < len(codes):
+        code = codes[i] or "0"
+        if code in ("38", "48"):
+            n = 5 if codes[i + 1] == "2" else 3
+            part = ";".join(codes[i + 1:i + n])
+            if code == "38":
+                fg = part
+            else:
+                bg = part
+            i += n
+            continue
+        value = int(code)
+        off = {"22": {"1", "2"}, "23": {"3"}, "24": {"4", "21"}, "25": {"5", "6"}, "27": {"7"},
+               "28": {"8"}, "29": {"9"}, "54": {"51", "52"}, "55": {"53"}}.get(code)
+        if off:
+            attrs -= off
+        elif value == 0:
+            attrs, fg, bg = set(), "", ""
+        elif 30 <= value <= 37 or 90 <= value <= 97:
+            fg = code
+        elif value == 39:
+            fg = ""
+        elif 40 <= value <= 47 or 100 <= value <= 107:
+            bg = code
+        elif value == 49:
+            bg = ""
+        else:
+            attrs.add(code)
+        i += 1
+    return frozenset(attrs), fg, bg
+
+
+NO_PEN: tuple[frozenset[str], str, str] = (frozenset(), "", "")
+
+
+def cell_style(pen: tuple[frozenset[str], str, str], blank: bool) -> str:
+    """What a cell shows of the pen it was written with: on a blank, only the
+    background, reverse video and lines (not colour or bold)."""
+    attrs, fg, bg = pen
+    if blank and not attrs & {"4", "7", "9", "53"}:
+        return f"bg={bg}"
+    return f"{sorted(attrs)} fg={fg} bg={bg}"
 
 
 def emulate(data: str, screen: list[list[tuple[str, str]]]) -> None:
     """A tiny terminal: cursor moves, colours (as written) and text."""
     y = x = 0
-    sgr = ""
+    pen = NO_PEN
     for m in re.finditer(r"\x1b\[(\d+);(\d+)H|\x1b\[([0-9;]*)m|(\n)|([^\x1b\n]+)", data):
         if m.group(1):
             y, x = int(m.group(1)) - 1, int(m.group(2)) - 1
         elif m.group(3) is not None:
-            sgr = "" if m.group(3) in ("", "0") else f"{sgr};{m.group(3)}"
+            pen = apply_sgr(pen, m.group(3))
         elif m.group(4):
             y += 1
         else:
@@ -143,10 +184,10 @@ def emulate(data: str, screen: list[list[tuple[str, str]]]) -> None:
                 after = x + (2 if wide else 1)
                 if after < len(row) and row[after][0] == "":
                     row[after] = (" ", row[after][1])
-                row[x] = (ch, blank_sgr(sgr) if ch == " " else sgr)
+                row[x] = (ch, cell_style(pen, ch == " "))
                 x += 1
                 if wide:  # a wide character covers the next cell too
-                    row[x] = ("", sgr)
+                    row[x] = ("", cell_style(pen, False))
                     x += 1
 
 
@@ -204,6 +245,25 @@ def test_screen_diff_leaves_the_screen_textual_would() -> None:
     assert blank == stock_screen
 
 
+def test_a_new_colour_on_the_same_background_is_one_code_not_a_whole_style() -> None:
+    console = Console(width=40, color_system="truecolor", force_terminal=True)
+    on = "rgb(18,18,18)"
+    styles = [Style(color="rgb(215,160,0)", bgcolor=on, bold=True),
+              Style(color="rgb(153,153,153)", bgcolor=on),
+              Style(color="rgb(90,130,255)", bgcolor=on, bold=True)]
+    segments = [Segment("ab", styles[i % 3]) for i in range(20)]
+    update = LayoutUpdate([[Strip(segments, 40)]], Region(0, 0, 40, 1))
+    diff = ScreenDiff()
+    diff.resize(40, 1)
+    ours, stock = diff.render(update, console), update.render_segments(console)
+    mine, theirs = [[("?", "")] * 40], [[("?", "")] * 40]
+    emulate(ours, mine)
+    emulate(stock, theirs)
+    assert mine == theirs
+    assert len(ours) < 0.6 * len(stock), (len(ours), len(stock))
+    assert ours.count("48;2;18;18;18") < 5  # the background is not said again and again
+
+
 class Terminal:
     """A small terminal: cursor moves, colours, text, scrolling regions, line feeds,
     reverse index, and inserting and deleting characters."""
@@ -223,13 +283,13 @@ class Terminal:
     def feed(self, data: str) -> None:
         pattern = (r"\x1b\[(\d+);(\d+)H|\x1b\[([0-9;]*)m|\x1b\[(\d+);(\d+)r|\x1b\[r"
                    r"|\x1b\[(\d+)P|\x1b\[(\d+)@|\x1bM|(\n)|([^\x1b\n]+)")
-        sgr = ""
+        pen = NO_PEN
         for m in re.finditer(pattern, data):
             text = m.group(0)
             if m.group(1):
                 self.y, self.x = int(m.group(1)) - 1, int(m.group(2)) - 1
             elif m.group(3) is not None:
-                sgr = "" if m.group(3) in ("", "0") else f"{sgr};{m.group(3)}"
+                pen = apply_sgr(pen, m.group(3))
             elif m.group(4):
                 self.top, self.bottom = int(m.group(4)) - 1, int(m.group(5)) - 1
                 self.y = self.x = 0
@@ -254,7 +314,7 @@ class Terminal:
                     self.y += 1
             else:
                 for ch in m.group(9):
-                    self.screen[self.y][self.x] = (ch, blank_sgr(sgr) if ch == " " else sgr)
+                    self.screen[self.y][self.x] = (ch, cell_style(pen, ch == " "))
                     self.x += 1
 
 
@@ -304,6 +364,38 @@ def test_a_scrolled_board_is_moved_on_the_terminal_not_written_again() -> None:
             assert len(ours) <= len(stock)
         else:  # the same frame again: nothing to write
             assert ours == ""
+
+
+def test_a_log_moving_down_beside_a_still_board_moves_nothing_on_the_terminal() -> None:
+    # The log (right half) moves down three rows as the panel above it grows; the board
+    # (left half) stays. Scrolling those rows would move the board too and write it
+    # all again: writing the changed cells is cheaper, and is what is sent.
+    console = Console(width=40, color_system="truecolor", force_terminal=True)
+    rnd = random.Random(8)
+    styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style()]
+    width, height = 40, 12
+    board = board_lines(rnd, 20, height, styles)
+    log = [[Segment(f"log line {i:02d} ".ljust(20) , Style(color="green"))] for i in range(40)]
+
+    def frame(first_log_row: int) -> LayoutUpdate:
+        rows = []
+        for y in range(height):
+            right = log[y - first_log_row] if y >= first_log_row else [Segment(" " * 20)]
+            rows.append([Strip([*board[y], *right], width)])
+        return LayoutUpdate(rows, Region(0, 0, width, height))
+
+    diff = ScreenDiff()
+    diff.resize(width, height)
+    term, expected = Terminal(width, height), Terminal(width, height)
+    term.feed(diff.render(frame(0), console))
+    expected.feed(frame(0).render_segments(console))
+    ours = diff.render(frame(3), console)
+    term.feed(ours)
+    expected.feed(frame(3).render_segments(console))
+    assert term.screen == expected.screen
+    assert "r" not in re.sub(r"\x1b\[[0-9;]*[Hm]", "", ours).replace("log line", ""), ours
+    board_text = "".join(seg.text for seg in board[5])
+    assert board_text.strip() and board_text not in ours  # the board is not written again
 
 
 # ------------------------------------------------------------------ the footer

@@ -18,6 +18,7 @@ from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
 from railgames.app.gameui import Choice, GameUI, Highlight
+from railgames.app.layout_once import ChoiceList
 from railgames.app.widgets.amount import AmountBox
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.engine import Prompt
@@ -73,7 +74,7 @@ class ActionPanel(Vertical):
             yield StepButton("+", id="ap-plus", compact=True)
             yield StepButton("OK", id="ap-ok", compact=True, variant="primary")
         yield QuietStatic(id="ap-level")
-        yield OptionList(id="ap-options", compact=True)
+        yield ChoiceList(id="ap-options", compact=True)
         yield QuietStatic(id="ap-hint")
         yield QuietStatic(id="ap-reason")
 

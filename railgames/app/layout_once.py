@@ -1,0 +1,91 @@
+"""One layout, one frame: two changes to how Textual settles sizes, for the game screen.
+
+Textual lays the screen out, then tells each widget its new size. A widget whose
+scrollable ("virtual") size changed asks for a second layout, and an option list
+works its scrollable size out only when it is drawn, in the middle of a frame, and
+asks for a layout then too. Each of those layouts is another frame, written to the
+terminal 15–30 ms after the first: an action that changes the list of choices took
+three frames. Over a slow link every frame shows.
+
+* A widget's new scrollable size no longer asks for another layout by itself. The
+  layout that measured it has placed every widget already; what the scrollable
+  size changes is whether a scroll bar shows, and a scroll bar that comes or goes
+  still asks for its layout, as before.
+* ``ChoiceList`` is an option list that, asked for a layout while it is being
+  drawn, drops the request unless a scroll bar came or went.
+
+``install()`` makes the first change; the app calls it once.
+"""
+
+from __future__ import annotations
+
+
+from textual import events
+from textual.geometry import Size
+from textual.widget import Widget
+from textual.widgets import OptionList
+
+_installed = False
+
+
+def install() -> None:
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    size_updated = Widget._size_updated
+
+    def _size_updated(self: Widget, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        return size_updated(self, size, virtual_size, container_size, layout=False)
+
+    Widget._size_updated = _size_updated  # type: ignore[method-assign]
+
+
+class ChoiceList(OptionList):
+    """An option list whose drawing never asks for a layout a scroll bar does not need.
+
+    New options are counted at once, against the list's old height: nine new
+    choices in a list still sized for four would show a scroll bar, and the layout
+    that gives the list its nine lines would take it away again, a frame each.
+    While a layout is on its way the scroll bars wait for it to size the list.
+    """
+
+    _drawn_width = -1  # the width the options' drawings in the cache are for
+
+    def _on_resize(self, event: events.Resize) -> None:
+        # A list only taller or shorter keeps its options' drawings (they depend on
+        # the width alone); the option list's own handler would drop them and paint
+        # the list again a frame later.
+        event.prevent_default()
+        if event.size.width != self._drawn_width:
+            self._drawn_width = event.size.width
+            self._clear_caches()
+
+    _bars_due = False  # the scroll bars are to be decided once the list is sized
+
+    def _refresh_scrollbars(self) -> None:
+        if self._layout_required:
+            self._bars_due = True  # the coming layout sizes the list, then decides them
+            return
+        super()._refresh_scrollbars()
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if self._bars_due:
+            self._bars_due = False
+            super()._refresh_scrollbars()
+        return resized
+
+    def _update_lines(self) -> None:
+        wanted = self._layout_required
+        super()._update_lines()  # type: ignore[misc]
+        if not wanted:
+            # Counted while being drawn, after a layout: the list's size is settled, and
+            # a new scrollable size by itself needs no other layout. A scroll bar that
+            # comes or goes does (it narrows the list), and asks for it.
+            self._layout_required = False
+            if self._bars_due:
+                self._bars_due = False
+                super()._refresh_scrollbars()
