@@ -325,10 +325,9 @@ class NewEnglandRules(Ruleset[NEState]):
     def _paths_known(self, state: NEState) -> dict[Any, Any]:
         """What is known of the shipping paths over the links built in ``state``:
         None -> the built links as bits (see ``_map_paths``), "adj" -> what
-        ``built_neighbours`` gives, (city, colour) -> which
-        paths of ``_map_paths`` are open to a cube there, (seat, city, colour) -> those
-        paths as Ship actions. Built links change a few times a
-        turn, the prompt every step."""
+        ``built_neighbours`` gives, (city, colour) -> which paths of ``_map_paths`` are
+        open to a cube there, (seat, city, colour) -> those paths as Ship actions.
+        Built links change a few times a turn, the prompt every step."""
         built = frozenset(state.built)
         known = self._paths.get(built)
         if known is None:
