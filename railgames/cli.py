@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,6 +17,7 @@ from railgames.core.errors import RailgamesError
 
 if TYPE_CHECKING:
     import argparse
+    from fractions import Fraction
 
 
 def _out(text: str = "") -> None:
@@ -39,13 +39,16 @@ def wins_text(wins: Fraction) -> str:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from railgames.core.collector import settle
-    from railgames.core.record import save_record
-    from railgames.core.simulate import bot_players, play_bot_game
-    from railgames.games import load_ruleset
+    from fractions import Fraction
 
-    ruleset = load_ruleset(args.game, args.map)
-    settle()
+    from railgames.core.collector import quiet_start
+
+    with quiet_start():
+        from railgames.core.record import save_record
+        from railgames.core.simulate import bot_players, play_bot_game
+        from railgames.games import load_ruleset
+
+        ruleset = load_ruleset(args.game, args.map)
     if not ruleset.min_players <= args.players <= ruleset.max_players:
         board = f" on the map '{ruleset.map.id}'" if args.map else ""
         _err(f"{ruleset.title} is for {ruleset.min_players} to {ruleset.max_players} players{board}")
@@ -112,18 +115,21 @@ def replay_file(path: str, *, settle_collector: bool = False) -> Any:
     """Read and replay a record; every refusal is one line that starts with the file's name.
 
     ``settle_collector``: this process only replays (``railgames replay``), so the
-    collector is settled for it once the rules are loaded (see core/collector.py).
+    collector keeps quiet while the rules load and is settled for it once they are
+    (see core/collector.py).
     """
-    from railgames.core.collector import settle
-    from railgames.core.engine import Game
-    from railgames.core.errors import RecordError
-    from railgames.core.map_pins import ruleset_for_record
-    from railgames.core.record import load_record
+    from contextlib import nullcontext
 
-    record = load_record(path)  # its errors name the file already
-    ruleset = ruleset_for_record(record, path)  # so do these
-    if settle_collector:
-        settle()
+    from railgames.core.collector import quiet_start
+
+    with quiet_start() if settle_collector else nullcontext():
+        from railgames.core.engine import Game
+        from railgames.core.errors import RecordError
+        from railgames.core.map_pins import ruleset_for_record
+        from railgames.core.record import load_record
+
+        record = load_record(path)  # its errors name the file already
+        ruleset = ruleset_for_record(record, path)  # so do these
     try:
         return Game.replay(ruleset, record)
     except RailgamesError as exc:  # every other problem with the file names it too
@@ -170,7 +176,7 @@ def check_map_file(path: str) -> str:
         model = GraphMap
     else:
         raise MapError(f"{path}: field kind: '{header.get('kind')}' is neither 'graph' nor 'hex'")
-    m = load_map_file(path, model)
+    m = load_map_file(path, model, cached=False)  # this command is there to check the file
     if isinstance(m, GraphMap):
         return f"{path}: ok ({m.kind} map '{m.id}', {len(m.cities)} cities, {len(m.links)} links)"
     assert isinstance(m, HexMap)
@@ -321,7 +327,14 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
 
 # ------------------------------------------------------------------ parser
-def build_parser() -> argparse.ArgumentParser:
+NETWORK_COMMANDS = ("host", "serve")  # railgames/net/commands.py adds these
+COMMANDS = frozenset({"simulate", "replay", "maps", "rules", "schema", "play", "demo", "watch",
+                      "load", *NETWORK_COMMANDS})
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; given a ``command``, only its part (argparse looks up the
+    translation of its own words for every parser it makes, which adds up)."""
     import argparse
 
     p = argparse.ArgumentParser(
@@ -330,78 +343,92 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
 
-    sim = sub.add_parser("simulate", help="play bot-only games and summarise them",
-                         description="Play bot-only games and print a summary.")
-    sim.add_argument("game", help="game id, e.g. new-england")
-    sim.add_argument("--players", type=int, required=True, help="number of seats")
-    sim.add_argument("--map", help="map id, for games with more than one board (default: the game's own)")
-    sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
-    sim.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
-    sim.add_argument("--bots", choices=BOT_KINDS, default="greedy",
-                     help="bot kind: random, greedy, or search (about 1 s a move; "
-                          "search:easy 0.3 s, search:hard 2 s)")
-    sim.add_argument("--save", metavar="DIR", help="write each game's record as JSON into DIR")
-    sim.add_argument("--json", action="store_true", help="print the results as JSON")
-    sim.set_defaults(func=cmd_simulate)
+    def wanted(name: str) -> bool:
+        return command is None or command == name
 
-    rep = sub.add_parser("replay", help="replay a saved record, checking every action",
-                         description="Replay a saved game record, checking every action, and print the scores.")
-    rep.add_argument("file")
-    rep.add_argument("--json", action="store_true", help="print the result as JSON")
-    rep.set_defaults(func=cmd_replay)
+    if wanted("simulate"):
+        sim = sub.add_parser("simulate", help="play bot-only games and summarise them",
+                             description="Play bot-only games and print a summary.")
+        sim.add_argument("game", help="game id, e.g. new-england")
+        sim.add_argument("--players", type=int, required=True, help="number of seats")
+        sim.add_argument("--map", help="map id, for games with more than one board (default: the game's own)")
+        sim.add_argument("--games", type=int, default=10, help="how many games (default 10)")
+        sim.add_argument("--seed", type=int, default=1, help="seed of the first game; game i uses seed+i")
+        sim.add_argument("--bots", choices=BOT_KINDS, default="greedy",
+                         help="bot kind: random, greedy, or search (about 1 s a move; "
+                              "search:easy 0.3 s, search:hard 2 s)")
+        sim.add_argument("--save", metavar="DIR", help="write each game's record as JSON into DIR")
+        sim.add_argument("--json", action="store_true", help="print the results as JSON")
+        sim.set_defaults(func=cmd_simulate)
 
-    maps = sub.add_parser("maps", help="map file commands", description="Map file commands.")
-    maps_sub = maps.add_subparsers(dest="maps_command", metavar="SUBCOMMAND", required=True)
-    chk = maps_sub.add_parser("check", help="validate map files", description="Validate map files.")
-    chk.add_argument("files", nargs="+", metavar="FILE")
-    chk.set_defaults(func=cmd_maps_check)
+    if wanted("replay"):
+        rep = sub.add_parser("replay", help="replay a saved record, checking every action",
+                             description="Replay a saved game record, checking every action, and print the scores.")
+        rep.add_argument("file")
+        rep.add_argument("--json", action="store_true", help="print the result as JSON")
+        rep.set_defaults(func=cmd_replay)
 
-    rules = sub.add_parser("rules", help="print a game's rules", description="Print a game's rules.")
-    rules.add_argument("game")
-    rules.set_defaults(func=cmd_rules)
+    if wanted("maps"):
+        maps = sub.add_parser("maps", help="map file commands", description="Map file commands.")
+        maps_sub = maps.add_subparsers(dest="maps_command", metavar="SUBCOMMAND", required=True)
+        chk = maps_sub.add_parser("check", help="validate map files", description="Validate map files.")
+        chk.add_argument("files", nargs="+", metavar="FILE")
+        chk.set_defaults(func=cmd_maps_check)
 
-    schema = sub.add_parser("schema", help="print the JSON schema of records or a game's actions",
-                            description="Print a JSON schema: 'record', or a game id for its actions.")
-    schema.add_argument("what")
-    schema.set_defaults(func=cmd_schema)
+    if wanted("rules"):
+        rules = sub.add_parser("rules", help="print a game's rules", description="Print a game's rules.")
+        rules.add_argument("game")
+        rules.set_defaults(func=cmd_rules)
 
-    play = sub.add_parser("play", help="start a game in the app",
-                          description="Start a game directly, e.g. railgames play new-england "
-                                      "--players 'Ann,Bob,bot:greedy'.")
-    play.add_argument("game")
-    play.add_argument("--players", help="comma-separated names; bots are bot:random, bot:greedy, "
-                                        "bot:search (about 1 s a move), bot:search:easy (0.3 s) "
-                                        "or bot:search:hard (2 s)")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--map", help="map id, for games with more than one board")
-    play.set_defaults(func=cmd_play)
+    if wanted("schema"):
+        schema = sub.add_parser("schema", help="print the JSON schema of records or a game's actions",
+                                description="Print a JSON schema: 'record', or a game id for its actions.")
+        schema.add_argument("what")
+        schema.set_defaults(func=cmd_schema)
 
-    demo = sub.add_parser("demo", help="watch bots play a game, each rule explained as it is used",
-                          description="Greedy bots play every seat; a narration says what "
-                                      "happened and by which rule. --text prints it instead.")
-    demo.add_argument("game")
-    demo.add_argument("--players", type=int, default=None, help="number of seats (default 4)")
-    demo.add_argument("--map", default=None, help="map id (default: the game's own)")
-    demo.add_argument("--seed", type=int, default=None, help="seed (default 1)")
-    demo.add_argument("--speed", type=float, default=None, help="actions per second (default 1)")
-    demo.add_argument("--text", action="store_true",
-                      help="print the narrated game to standard output (no app)")
-    demo.set_defaults(func=cmd_demo)
+    if wanted("play"):
+        play = sub.add_parser("play", help="start a game in the app",
+                              description="Start a game directly, e.g. railgames play new-england "
+                                          "--players 'Ann,Bob,bot:greedy'.")
+        play.add_argument("game")
+        play.add_argument("--players", help="comma-separated names; bots are bot:random, bot:greedy, "
+                                            "bot:search (about 1 s a move), bot:search:easy (0.3 s) "
+                                            "or bot:search:hard (2 s)")
+        play.add_argument("--seed", type=int, default=None)
+        play.add_argument("--map", help="map id, for games with more than one board")
+        play.set_defaults(func=cmd_play)
 
-    watch = sub.add_parser("watch", help="step through a saved game, with the narration",
-                           description="Open a saved or finished game in the viewer.")
-    watch.add_argument("file")
-    watch.add_argument("--speed", type=float, default=None, help="actions per second (default 1)")
-    watch.set_defaults(func=cmd_watch)
+    if wanted("demo"):
+        demo = sub.add_parser("demo", help="watch bots play a game, each rule explained as it is used",
+                              description="Greedy bots play every seat; a narration says what "
+                                          "happened and by which rule. --text prints it instead.")
+        demo.add_argument("game")
+        demo.add_argument("--players", type=int, default=None, help="number of seats (default 4)")
+        demo.add_argument("--map", default=None, help="map id (default: the game's own)")
+        demo.add_argument("--seed", type=int, default=None, help="seed (default 1)")
+        demo.add_argument("--speed", type=float, default=None, help="actions per second (default 1)")
+        demo.add_argument("--text", action="store_true",
+                          help="print the narrated game to standard output (no app)")
+        demo.set_defaults(func=cmd_demo)
 
-    load = sub.add_parser("load", help="resume a saved record in the app",
-                          description="Resume a saved game record in the app.")
-    load.add_argument("file")
-    load.set_defaults(func=cmd_load)
+    if wanted("watch"):
+        watch = sub.add_parser("watch", help="step through a saved game, with the narration",
+                               description="Open a saved or finished game in the viewer.")
+        watch.add_argument("file")
+        watch.add_argument("--speed", type=float, default=None, help="actions per second (default 1)")
+        watch.set_defaults(func=cmd_watch)
 
-    from railgames.net.commands import add_commands  # host and serve (play over a network)
+    if wanted("load"):
+        load = sub.add_parser("load", help="resume a saved record in the app",
+                              description="Resume a saved game record in the app.")
+        load.add_argument("file")
+        load.set_defaults(func=cmd_load)
 
-    add_commands(sub)
+    if command is None or command in NETWORK_COMMANDS:
+        from railgames.net.commands import add_commands  # host and serve (play over a network)
+
+    if command is None or command in NETWORK_COMMANDS:
+        add_commands(sub)
     return p
 
 
@@ -413,7 +440,8 @@ def main(argv: list[str] | None = None) -> int:
 
         args: Any = SimpleNamespace(command=None)
     else:
-        args = build_parser().parse_args(argv)
+        first = argv[0]
+        args = build_parser(first if first in COMMANDS else None).parse_args(argv)
     if args.command is None:
         args.func = cmd_play
         args.game = None

@@ -11,7 +11,7 @@ on the state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +52,16 @@ def make_ruleset(small: bool = False) -> NewEnglandRules:
 @pytest.fixture(scope="session")
 def ruleset() -> NewEnglandRules:
     return make_ruleset()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def scratch_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Saves and caches (validated boards, launcher cards) of the whole run go to a
+    scratch folder, never the user's; a test may set its own (the app tests do)."""
+    data = tmp_path_factory.mktemp("railgames-data")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RAILGAMES_DATA_DIR", str(data))
+        yield data
 
 
 # ---------------------------------------------------------------- starting games

@@ -36,3 +36,48 @@ def assert_refused(game: Game, raw: Any, kind: type[RailgamesError], reason: str
     assert game.state == before
     assert len(game.record.actions) == count
     return err
+
+
+def _changeable(obj: Any, found: dict[int, Any]) -> dict[int, Any]:
+    """Every list, dict, set and object with attributes reachable from ``obj``, by id."""
+    if isinstance(obj, (str, bytes, int, float, bool)) or obj is None:
+        return found
+    if isinstance(obj, tuple):
+        for item in obj:
+            _changeable(item, found)
+        return found
+    if id(obj) in found:
+        return found
+    found[id(obj)] = obj
+    if isinstance(obj, dict):
+        for key, value in obj.items():
+            _changeable(key, found)
+            _changeable(value, found)
+    elif isinstance(obj, (list, set, frozenset)):
+        for item in obj:
+            _changeable(item, found)
+    elif hasattr(obj, "__dict__"):
+        for value in vars(obj).values():
+            _changeable(value, found)
+    return found
+
+
+def assert_copies_like_deepcopy(state: Any) -> None:
+    """A state's own ``__deepcopy__`` gives what the generic deep copy gives, and the
+    copy shares nothing that can change with the state (events, being frozen, may be shared
+    only where the generic copy shares them too)."""
+    cls = type(state)
+    own = copy.deepcopy(state)
+    method = cls.__dict__["__deepcopy__"]
+    delattr(cls, "__deepcopy__")
+    try:
+        generic = copy.deepcopy(state)
+    finally:
+        cls.__deepcopy__ = method
+    assert type(own) is cls and own == generic
+    assert list(vars(own)) == list(vars(generic))
+    for name in vars(state):
+        assert type(getattr(own, name)) is type(getattr(generic, name)), name
+    shared = set(_changeable(own, {})) & set(_changeable(state, {}))
+    allowed = set(_changeable(generic, {})) & set(_changeable(state, {}))
+    assert shared <= allowed, [type(_changeable(state, {})[i]).__name__ for i in shared - allowed]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -152,6 +153,22 @@ def test_every_command_has_help() -> None:
                  ["demo", "--help"], ["watch", "--help"]):
         proc = run_cli(*args)
         assert proc.returncode == 0 and "usage:" in proc.stdout, args
+
+
+def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    (action,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return dict(action.choices)
+
+
+def test_a_command_alone_is_parsed_as_by_the_whole_parser() -> None:
+    from railgames.cli import COMMANDS, NETWORK_COMMANDS, build_parser
+
+    whole = subcommands(build_parser())
+    assert set(whole) == COMMANDS  # every command is known by name, so built alone
+    for command in COMMANDS:
+        alone = subcommands(build_parser(command))
+        assert set(alone) == (set(NETWORK_COMMANDS) if command in NETWORK_COMMANDS else {command})
+        assert alone[command].format_help() == whole[command].format_help()
 
 
 def test_headless_commands_do_not_import_textual(saved_games: tuple[Path, dict]) -> None:

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from conftest import all_routes, make_ruleset
+from support import assert_copies_like_deepcopy
 
 from railgames.core.engine import Game
 from railgames.core.record import GameRecord
@@ -134,3 +135,43 @@ SMALL_CASES = [(kind, players, seed) for kind in ("random", "greedy") for player
 def test_the_rules_hold_on_a_small_board_too(kind, players, seed):
     """The same invariants on the 11-city fixture board: nothing depends on the shipped map."""
     test_bot_games_keep_the_rules_invariants(make_ruleset(small=True), kind, players, seed)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_copied_state_is_a_deep_copy(seed):
+    """The state copies itself quickly (a search copies it on every iteration), yet the
+    copy is the one ``copy.deepcopy`` would make, all through a game and at its end."""
+    ruleset = make_ruleset()
+    game = Game.new(ruleset, bot_players(4, "random"), seed)
+    bots = bots_for(game, seed)
+    while True:
+        if len(game.record.actions) % 7 == 0 or game.is_over():
+            assert_copies_like_deepcopy(game.state)
+        if game.is_over():
+            break
+        prompt = game.prompt()
+        assert prompt is not None
+        game.apply(bots[prompt.seat].choose(ruleset, game.view(prompt.seat), prompt))
+
+
+def test_pickled_rules_leave_what_they_keep_behind():
+    """A bot's think takes its rules to a worker process and back: what the rules keep
+    from play (shipping paths, listed actions) stays behind, and the copy plays the same."""
+    import pickle
+
+    ruleset = make_ruleset()
+    fresh = len(pickle.dumps(ruleset))
+    game = Game.new(ruleset, bot_players(4, "random"), 3)
+    bots = bots_for(game, 3)
+    states = []
+    while not game.is_over():
+        prompt = game.prompt()
+        assert prompt is not None
+        if prompt.choices and len(game.record.actions) % 10 == 0:
+            states.append(copy.deepcopy(game.state))
+        game.apply(bots[prompt.seat].choose(ruleset, game.view(prompt.seat), prompt))
+    data = pickle.dumps(ruleset)
+    assert len(data) <= fresh + 100  # as small as the rules fresh from their map
+    again = pickle.loads(data)
+    for state in states:
+        assert again.prompt(state) == ruleset.prompt(state)

@@ -617,6 +617,51 @@ def test_the_listed_shipments_are_exactly_the_legal_ones(ruleset):
         assert ship.seat == seat
 
 
+def dfs_routes(ruleset, built, origin, colour):
+    """The shipping paths from ``origin`` in the order a depth-first search finds them,
+    each city's neighbours taken in the order of the links' ids (worked out here)."""
+    demand = ruleset.map.demand_of
+    near: dict[str, list[str]] = {}
+    for link in sorted(built):
+        a, b = ruleset.link_ends(link)
+        near.setdefault(a, []).append(b)
+        near.setdefault(b, []).append(a)
+    found: list[list[str]] = []
+
+    def walk(path: list[str]) -> None:
+        for there in near.get(path[-1], []):
+            if there in path:
+                continue
+            if demand[there] == colour:
+                found.append([*path, there])
+            elif len(path) < 5:
+                walk([*path, there])
+
+    walk([origin])
+    return found
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_shipments_are_listed_city_by_city_in_search_order(ruleset, seed):
+    # Any set of built links, in any order of building: the same list, in the same order.
+    import random
+
+    rng = random.Random(seed)
+    links = [link.id for link in ruleset.map.links]
+    built = rng.sample(links, rng.randrange(3, len(links)))
+    cubes = {city.id: {colour: 1 for colour in ruleset.map.colours if rng.random() < 0.3}
+             for city in ruleset.map.cities}
+    cubes = {city: here for city, here in cubes.items() if here}
+    game = shipping_game(ruleset, {link: i % 4 for i, link in enumerate(built)}, {})
+    game.state.cubes = {city.id: dict(cubes.get(city.id, {})) for city in ruleset.map.cities}
+    for step in range(2):  # the second time from what the rules kept of the first
+        for seat in range(4):
+            listed = [(s.seat, s.colour, s.path) for s in ruleset.shipments(game.state, seat)]
+            expected = [(seat, colour, path) for city in sorted(cubes) for colour in sorted(cubes[city])
+                        for path in dfs_routes(ruleset, built, city, colour)]
+            assert listed == expected, (seed, step, seat)
+
+
 def test_a_seat_with_nothing_to_ship_is_passed_over(ruleset):
     # Worcester is joined to Boston only, and the one cube waits in Providence.
     game = shipping_game(ruleset, {"BOS-WOR": 0}, {"PRO": {"purple": 1}})

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from paris_connection_support import check_invariants, make_ruleset, start_game
+from support import assert_copies_like_deepcopy
 
 from railgames.cli import main
 from railgames.core.bots import RandomBot
@@ -84,6 +85,40 @@ def test_the_listed_hexes_are_exactly_the_legal_ones(pc: ParisConnectionRules) -
             checked += 1
         step_bot(game, bots)
     assert checked >= 5
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_what_the_rules_keep_of_a_board_follows_it(pc: ParisConnectionRules, seed: int) -> None:
+    """The rules keep each board's frontiers from one step to the next; at every step of a
+    game, and after the board is changed behind their back, they are the board's own."""
+    game = Game.new(pc, bot_players(4, "random"), seed)
+    bots = bots_for(game, seed)
+    while not game.is_over():
+        state: PCState = game.state
+        fronts = pc.frontiers(state)
+        for company in pc.companies:
+            assert pc.legal_hexes(state, company) == pc.legal_hexes(state, company, fronts)
+        step_bot(game, bots)
+    before = pc.frontiers(game.state)
+    for company in pc.companies:
+        pc.legal_hexes(game.state, company)
+    # Swap one colour for another in a full hex, the count of locomotives unchanged.
+    for here in game.state.board.values():
+        if len(here) == 2:
+            was = here[0]
+            for other in pc.companies:
+                if other not in here:
+                    here[0] = other
+                    if pc.frontiers(game.state) != before:
+                        break
+            else:
+                here[0] = was
+                continue
+            break
+    fronts = pc.frontiers(game.state)
+    assert fronts != before
+    for company in pc.companies:
+        assert pc.legal_hexes(game.state, company) == pc.legal_hexes(game.state, company, fronts)
 
 
 @pytest.mark.parametrize("players", [3, 6])
@@ -276,3 +311,39 @@ def test_headless_commands_work_without_textual(tmp_path: Path) -> None:
                           timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     assert "Paris Connection: " in proc.stdout and "Cut off" in proc.stdout
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_copied_state_is_a_deep_copy(pc: ParisConnectionRules, seed: int) -> None:
+    """The state and a seat's view copy themselves quickly (a search copies them on every
+    iteration), yet each copy is the one ``copy.deepcopy`` would make."""
+    game = Game.new(pc, bot_players(4, "random"), seed)
+    bots = bots_for(game, seed)
+    while True:
+        if len(game.record.actions) % 5 == 0 or game.is_over():
+            assert_copies_like_deepcopy(game.state)
+            assert_copies_like_deepcopy(game.view(1))
+        if game.is_over():
+            break
+        step_bot(game, bots)
+
+
+def test_pickled_rules_leave_what_they_keep_behind(pc: ParisConnectionRules) -> None:
+    """A bot's think takes its rules to a worker process and back: what the rules keep
+    from play (listed builds and trades, frontiers) stays behind, and the copy plays the same."""
+    import pickle
+
+    rules = make_ruleset()
+    fresh = len(pickle.dumps(rules))
+    game = Game.new(rules, bot_players(4, "random"), 3)
+    bots = bots_for(game, 3)
+    states = []
+    while not game.is_over():
+        if len(game.record.actions) % 10 == 0:
+            states.append(copy.deepcopy(game.state))
+        step_bot(game, bots)
+    data = pickle.dumps(rules)
+    assert len(data) <= fresh + 100  # as small as the rules fresh from their map
+    again = pickle.loads(data)
+    for state in states:
+        assert again.prompt(state) == rules.prompt(state)

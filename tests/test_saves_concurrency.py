@@ -263,8 +263,12 @@ def test_every_save_syncs_the_folder_after_the_rename(monkeypatch: pytest.Monkey
     s = new_session()
     s.save()
     assert ("fsync", "folder") in calls  # the new file's name is on disk too
+    from railgames.app.saves import FOLDER_SYNCER
+
+    assert FOLDER_SYNCER.wait()  # nothing of an earlier save left to flush
     calls.clear()
     play_one(s)
+    assert FOLDER_SYNCER.wait()  # the folder is flushed in a thread of its own, soon after
     assert calls[0] == ("fsync", "file")
     i = calls.index(("replace", str(s.save_path)))
     assert ("fsync", "folder") in calls[i + 1:]

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,11 +19,10 @@ from typing import Any
 from rich.style import Style
 from rich.text import Span, Text
 
-import railgames
+from railgames.core.sources import cache_dir, scan_sources
 
 CACHE_FORMAT = 1
 CACHE_NAME = "launcher-cards.json"
-SOURCE_SUFFIXES = (".py", ".md", ".toml", ".tcss")
 
 
 @dataclass(frozen=True)
@@ -34,43 +32,9 @@ class GameCard:
     details: Text  # the launcher's right-hand panel: facts, pitch and preview
 
 
-def cache_dir() -> Path:
-    """Beside the saves when ``$RAILGAMES_DATA_DIR`` is set, else the user's cache folder."""
-    from railgames.app.saves import DATA_DIR_ENV
-
-    override = os.environ.get(DATA_DIR_ENV)
-    if override:
-        return Path(override) / "cache"
-    from platformdirs import user_cache_dir
-
-    return Path(user_cache_dir("railgames"))
-
-
-def _source_dirs() -> list[Path]:
-    package = Path(railgames.__file__).resolve().parent
-    checkout_maps = package.parent / "maps"  # an installed package has its maps inside
-    return [package, checkout_maps] if checkout_maps.is_dir() else [package]
-
-
 def fingerprint() -> str:
-    """One line per source file; compared whole, so no hashing module has to load."""
-    lines = [f"{CACHE_FORMAT} {sys.version} {railgames.__version__}"]
-    for top in _source_dirs():
-        stack = [top]
-        while stack:
-            folder = stack.pop()
-            try:
-                entries = sorted(os.scandir(folder), key=lambda e: e.name)
-            except OSError:
-                continue
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name != "__pycache__" and not entry.name.startswith("."):
-                        stack.append(Path(entry.path))
-                elif entry.name.endswith(SOURCE_SUFFIXES):
-                    st = entry.stat()
-                    lines.append(f"{entry.path} {st.st_size} {st.st_mtime_ns}")
-    return "\n".join(lines)
+    """The stamp of every source file (see core/sources.py), worked out now."""
+    return f"{CACHE_FORMAT} {scan_sources()}"
 
 
 def launcher_ids() -> list[str]:

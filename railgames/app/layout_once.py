@@ -19,7 +19,6 @@ three frames. Over a slow link every frame shows.
 
 from __future__ import annotations
 
-
 from textual import events
 from textual.geometry import Size
 from textual.widget import Widget

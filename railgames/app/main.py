@@ -43,7 +43,7 @@ class _DiffUpdate(CompositorUpdate):
 
 
 class RailgamesApp(App[int]):
-    CSS_PATH = "app.tcss"
+    CSS_PATH = "launcher.tcss"  # the other screens bring app.tcss (see screens/guard.py)
     TITLE = "railgames"
 
     def __init__(

@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING, Any
 
 from railgames.core.errors import RailgamesError
 from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
+from railgames.core.sources import DATA_DIR_ENV
 
 if TYPE_CHECKING:
     from railgames.core.record import GameRecord
 
-DATA_DIR_ENV = "RAILGAMES_DATA_DIR"
 SAVE_SUFFIX = ".json"
 LOCK_PREFIX = ".lock-"
 LOCK_SUFFIX = ".lock"
@@ -209,7 +209,7 @@ class SaveFile:
         self.stamp = stamp
 
     def write(self, record: GameRecord) -> None:
-        from railgames.core.record import fsync_folder, write_temp
+        from railgames.core.record import write_temp
 
         if disk_stamp(self.path) != self.stamp:
             raise SaveConflict(
@@ -217,14 +217,74 @@ class SaveFile:
                 "this window's moves since then are not written (reopen the game to see the other's)"
             )
         record.updated = datetime.now(UTC).isoformat(timespec="seconds")
-        tmp = write_temp(record, self.path.parent)
+        tmp = write_temp(record, self.path.parent)  # on the disk (flushed) before the rename
         try:
             os.replace(tmp, self.path)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
-        fsync_folder(self.path.parent)
         self.stamp = disk_stamp(self.path)
+        # The rename is made to survive a power cut by the folder syncer, not here: it
+        # costs a few milliseconds of each move, and until it is done a power cut can
+        # only bring back the save as it was one move ago, whole.
+        FOLDER_SYNCER.sync_soon(self.path.parent)
+
+
+class FolderSyncer:
+    """Flushes folders (renames in them) to the disk in a thread of its own.
+
+    ``wait()`` returns once every folder asked for so far is flushed: a game that
+    closes calls it, so nothing is left unflushed when the app ends.
+    """
+
+    def __init__(self) -> None:
+        import threading
+
+        self._lock = threading.Lock()
+        self._due: set[Path] = set()
+        self._wake = threading.Condition(self._lock)
+        self._busy = False
+        self._thread: Any = None
+
+    def sync_soon(self, folder: Path) -> None:
+        import threading
+
+        with self._lock:
+            self._due.add(folder)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="folder-sync", daemon=True)
+                self._thread.start()
+            self._wake.notify_all()
+
+    def _run(self) -> None:
+        from railgames.core.record import fsync_folder
+
+        while True:
+            with self._lock:
+                while not self._due:
+                    self._busy = False
+                    self._wake.notify_all()
+                    if not self._wake.wait(timeout=5.0) and not self._due:
+                        self._thread = None
+                        return
+                folders, self._due = self._due, set()
+                self._busy = True
+            for folder in folders:
+                fsync_folder(folder)
+
+    def wait(self, timeout: float = 5.0) -> bool:
+        """Wait until every folder asked for is flushed; False if that took too long."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._due or self._busy:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._thread is None:
+                    return not (self._due or self._busy)
+                self._wake.wait(timeout=left)
+        return True
+
+
+FOLDER_SYNCER = FolderSyncer()
 
 
 # ------------------------------------------------------------------ housekeeping

@@ -277,12 +277,12 @@ class ScreenDiff:
         board moving sideways under a narrow screen. Returns the rows moved."""
         width = self.width
         edge = SHIFT_EDGE  # columns at the right (a scroll bar) that need not match
-        changed = [y for y in sorted(full) if full[y][0] != self.chars[y]
+        span = width - edge
+        changed = [y for y in sorted(full) if full[y][0][:span] != self.chars[y][:span]
                    and "" not in self.chars[y] and "" not in full[y][0]
                    and any(ch != " " for ch in full[y][0])]
         if len(changed) < MIN_BAND:
             return set()
-        span = width - edge
 
         def moved(y: int, d: int) -> bool:
             """Whether row y's new content is the old moved left by d (right if d < 0)."""

@@ -122,6 +122,9 @@ class Session:
 
     def close(self) -> None:
         """Let go of the save (another window may open it for play)."""
+        from railgames.app.saves import FOLDER_SYNCER
+
+        FOLDER_SYNCER.wait()  # the last moves' renames are on the disk
         if self._lock is not None:
             self._lock.release()
             self._lock = None

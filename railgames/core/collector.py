@@ -20,6 +20,8 @@ does the same when its first screen is drawn (``gc.freeze``).
 from __future__ import annotations
 
 import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 YOUNG = 10_000
 
@@ -30,3 +32,19 @@ def settle() -> None:
     young, middle, old = gc.get_threshold()
     if young and young < YOUNG:
         gc.set_threshold(YOUNG, middle, old)
+
+
+@contextmanager
+def quiet_start(settle_after: bool = True) -> Iterator[None]:
+    """No collector passes while start-up loads modules and rules (all of it lasts as
+    long as the process, so a pass would find nothing to free); then ``settle()``.
+    The collector is as it was before, afterwards."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+        if settle_after:
+            settle()
+    finally:
+        if was_on:
+            gc.enable()

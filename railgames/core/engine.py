@@ -120,6 +120,14 @@ class Interned:
             action = self._made[fields] = self._cls.trusted(**values)
         return action
 
+    def made(self, action: Any) -> bool:
+        """Whether ``action`` is this very store's (so made from values the rules chose:
+        well-formed without checking it again)."""
+        try:
+            return self._made.get(tuple(action.__dict__.values())[1:]) is action
+        except TypeError:  # a field that cannot be a key: none of ours
+            return False
+
 
 # Prompts, amounts and results are made by the rules on every step and never come
 # from outside, so they are plain data: a pydantic model would check them again.

@@ -13,7 +13,6 @@ terrain of every hex (read from the grid), not the grid's characters.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -74,10 +73,17 @@ def map_digest(game_map: BaseMap) -> str:
     cached = _digests.get(id(game_map))
     if cached is not None and cached[0] is game_map:
         return cached[1]
+    import hashlib
+
     text = json.dumps(rules_content(game_map), sort_keys=True, separators=(",", ":"))
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_LENGTH]
     _digests[id(game_map)] = (game_map, digest)
     return digest
+
+
+def remember_digest(game_map: BaseMap, digest: str) -> None:
+    """``map_digest(game_map)`` is ``digest``: kept with a board read from the board cache."""
+    _digests[id(game_map)] = (game_map, digest)
 
 
 def archive_dirs() -> list[Path]:
@@ -103,6 +109,20 @@ def _load_checked(game_id: str, path: Path, digest: str | None) -> BaseMap:
     return game_map
 
 
+def _check_map_game(record: GameRecord, source: str, path: Path) -> None:
+    """Refuses (a RecordError naming ``source``) a map file that is not TOML, or is
+    for another game than the record's."""
+    try:
+        header_game = peek_header(path).get("game")
+    except MapError as exc:
+        raise RecordError(f"{source}: its map cannot be read: {exc.reason}") from None
+    if header_game != record.game:
+        raise RecordError(
+            f"{source}: the record's game '{record.game}' and map '{record.map}' do not belong "
+            f"together (that map is for '{header_game}')"
+        )
+
+
 def ruleset_for_record(record: GameRecord, source: str) -> Ruleset[Any]:
     """The game's rules on the very map version the record was played on, if they know
     the edition of the rules it was played under (each keeps its earlier editions).
@@ -121,16 +141,13 @@ def ruleset_for_record(record: GameRecord, source: str) -> Ruleset[Any]:
         raise RecordError(f"{source}: this game needs the map '{record.map}', which this "
                           "installation does not have") from None
     try:
-        header_game = peek_header(current_path).get("game")
-    except MapError as exc:
-        raise RecordError(f"{source}: its map cannot be read: {exc.reason}") from None
-    if header_game != record.game:
-        raise RecordError(
-            f"{source}: the record's game '{record.game}' and map '{record.map}' do not belong "
-            f"together (that map is for '{header_game}')"
-        )
-    try:
         current = load_ruleset(record.game, record.map).map
+    except MapError as exc:
+        # Why: a file for another game (then read as this game's map it fails in ways
+        # that would say little), or not TOML at all, or this game's map but broken.
+        _check_map_game(record, source, current_path)
+        raise RecordError(f"{source}: its map cannot be used: {exc.reason}") from None
+    try:
         if record.map_digest is None or map_digest(current) == record.map_digest:
             ruleset = cls(current)
         else:

@@ -16,9 +16,7 @@ and the problem.
 from __future__ import annotations
 
 import re
-import tomllib
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -149,11 +147,25 @@ class GraphMap(BaseMap):
         return {cid: ((c0 + c1 - 1) // 2, row) for cid, (row, c0, c1) in self.label_spans.items()}
 
 
+_LETTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
+
+
 def _find_all(lines: list[str], label: str) -> list[tuple[int, int]]:
+    """(row, column) of each place ``label`` stands in the grid as a word of its own:
+    no ASCII letter just before or after it (as the regular expression
+    ``(?<![A-Za-z])label(?![A-Za-z])`` would find them, without compiling one per city)."""
     hits: list[tuple[int, int]] = []
-    pattern = re.compile(r"(?<![A-Za-z])" + re.escape(label) + r"(?![A-Za-z])")
+    size = len(label)
     for row, line in enumerate(lines):
-        hits.extend((row, m.start()) for m in pattern.finditer(line))
+        at = line.find(label)
+        while at >= 0:
+            end = at + size
+            if (at == 0 or line[at - 1] not in _LETTERS) and \
+                    (end == len(line) or line[end] not in _LETTERS):
+                hits.append((row, at))
+                at = line.find(label, end)
+            else:
+                at = line.find(label, at + 1)
     return hits
 
 
@@ -271,10 +283,11 @@ M = TypeVar("M", bound=BaseMap)
 def maps_dirs() -> list[Path]:
     """Where map files live: inside the installed package, then the checkout."""
     dirs: list[Path] = []
-    packaged = Path(str(resources.files("railgames"))) / "maps"
+    package = Path(__file__).resolve().parents[1]  # the installed railgames package
+    packaged = package / "maps"
     if packaged.is_dir():
         dirs.append(packaged)
-    checkout = Path(__file__).resolve().parents[2] / "maps"
+    checkout = package.parent / "maps"
     if checkout.is_dir() and checkout not in dirs:
         dirs.append(checkout)
     return dirs
@@ -321,6 +334,8 @@ def _where(text: str, loc: list[str]) -> str:
 
 
 def parse_map(text: str, source: str, model: type[M]) -> M:
+    import tomllib
+
     try:
         raw: dict[str, Any] = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -341,25 +356,43 @@ def parse_map(text: str, source: str, model: type[M]) -> M:
         raise MapError(f"{source}: {_where(text, loc)}: {msg}{more}") from None
 
 
-def load_map_file(path: str | Path, model: type[M]) -> M:
-    path = Path(path)
+def read_map_text(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise MapError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise MapError(f"{path}: cannot be read ({exc})") from None
-    return parse_map(text, str(path), model)
+
+
+def load_map_file(path: str | Path, model: type[M], *, cached: bool = True) -> M:
+    """The map in ``path``, read and checked in full as ``model`` — or, with ``cached``,
+    the board kept from an earlier run for exactly this text, model and code
+    (see core/board_cache.py); a board read in full is kept for the next run."""
+    path = Path(path)
+    text = read_map_text(path)
+    if not cached:
+        return parse_map(text, str(path), model)
+    from railgames.core import board_cache
+    from railgames.core.map_pins import map_digest, remember_digest
+
+    kept = board_cache.load(path, text, model)
+    if kept is not None:
+        board, digest = kept
+        remember_digest(board, digest)
+        return board  # type: ignore[no-any-return]
+    board = parse_map(text, str(path), model)
+    board_cache.store(path, text, model, board, map_digest(board))
+    return board
 
 
 def peek_header(path: str | Path) -> dict[str, Any]:
     """Read a map file's TOML without validating it (to learn its game and kind)."""
+    import tomllib
+
     path = Path(path)
+    text = read_map_text(path)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise MapError(f"{path}: no such file") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MapError(f"{path}: not valid TOML: {exc}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise MapError(f"{path}: cannot be read ({exc})") from None

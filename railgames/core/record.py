@@ -43,6 +43,13 @@ OptionValue = bool | int | Annotated[str, Field(max_length=MAX_STRING)]
 Stamp = Annotated[str, Field(max_length=40)]
 
 
+def _no_actions() -> list[dict[str, Any]]:
+    """A new record's list of actions. A function of ours rather than ``list``: pydantic
+    reads a default factory's signature, which for a built-in type means compiling
+    Python's tokenizer first (milliseconds of a short command such as ``replay``)."""
+    return []
+
+
 class PlayerSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
@@ -77,7 +84,7 @@ class GameRecord(BaseModel):
         default_factory=dict, max_length=MAX_OPTIONS)
     players: list[PlayerSpec] = Field(max_length=16)
     seed: int
-    actions: list[dict[str, Any]] = Field(default_factory=list, max_length=MAX_ACTIONS)
+    actions: list[dict[str, Any]] = Field(default_factory=_no_actions, max_length=MAX_ACTIONS)
     created: Stamp = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
     updated: Stamp | None = None
 

@@ -344,7 +344,8 @@ class WebLoginScreen(Screen[None]):
 class NetApp(RailgamesApp):
     """The app on one SSH terminal, reaching the host's tables through ``link``."""
 
-    CSS_PATH = str(Path(__file__).parent.parent / "app" / "app.tcss")  # the hot-seat app's look
+    CSS_PATH = [str(Path(__file__).parent.parent / "app" / name)  # the hot-seat app's look
+                for name in ("launcher.tcss", "app.tcss")]
 
     def __init__(self, link: RemoteLink, **kw: Any) -> None:
         super().__init__(handoff=False, **kw)

@@ -184,3 +184,39 @@ async def test_a_save_that_cannot_be_opened_is_listed_with_why_and_can_be_delete
         await pilot.press("y")
         await pilot.pause()
         assert not broken.exists() and screen.damaged == []
+
+
+def test_a_saves_folder_is_flushed_off_the_moves_path_and_before_the_game_closes(
+        monkeypatch, tmp_path: Path) -> None:
+    # The file itself is flushed before its rename; the rename is made durable by a
+    # thread of its own (a few milliseconds of every move), and closing the game
+    # waits for that.
+    import threading
+
+    import railgames.core.record as record_module
+    from railgames.core.engine import Game
+    from railgames.games import load_ruleset
+
+    release = threading.Event()
+    flushed: list[Path] = []
+
+    def slow_fsync_folder(folder: Path) -> None:
+        release.wait(5)
+        flushed.append(folder)
+
+    monkeypatch.setenv("RAILGAMES_DATA_DIR", str(tmp_path))
+    game = Game.new(load_ruleset("new-england"), [PlayerSpec(name=n) for n in ("Ann", "Bob", "Cat")],
+                    seed=3)
+    session = Session(game)
+    path = session.save()  # a new save (its folder flushed as it is made)
+    monkeypatch.setattr(record_module, "fsync_folder", slow_fsync_folder)
+    session.save()  # over the same file: this write is the one whose folder waits
+    assert load_record(path).model_dump() == game.record.model_dump()  # whole, at once
+    assert flushed == []  # the move did not wait for the folder
+    closer = threading.Thread(target=session.close)
+    closer.start()
+    closer.join(0.3)
+    assert closer.is_alive()  # closing waits for the flush
+    release.set()
+    closer.join(5)
+    assert not closer.is_alive() and flushed == [path.parent]

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from rich.cells import cell_len
 from rich.console import Console
@@ -111,6 +112,65 @@ def test_the_launcher_starts_without_the_rules_engine(tmp_path: Path) -> None:
                            text=True, timeout=120, check=True).stdout.strip() for _ in range(2)]
     assert "pydantic" in runs[0]  # the first start works the cards out
     assert runs[1] == "none"
+
+
+@run_async
+async def test_the_launcher_looks_alike_before_and_after_the_other_screens_rules_load() -> None:
+    from textual.widgets import Button
+
+    from railgames.app.screens.guard import SCREENS_CSS
+    from railgames.app.screens.launcher import LauncherScreen
+    from railgames.app.screens.setup import SetupScreen
+
+    def layout(screen: LauncherScreen) -> list[tuple[object, ...]]:
+        return [(w.id, w.region, w.styles.padding, w.styles.margin, w.display)
+                for w in screen.walk_children()]
+
+    app = RailgamesApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        launcher = app.screen
+        assert isinstance(launcher, LauncherScreen)
+        assert not app.stylesheet.has_source(SCREENS_CSS)  # not parsed for the first frame
+        first = layout(launcher)
+        assert launcher.query_one("#continue", Button).region.width == 18
+        app.push_screen(SetupScreen("new-england"))
+        await pilot.pause()
+        assert app.stylesheet.has_source(SCREENS_CSS)  # loaded with the first other screen
+        app.pop_screen()
+        await pilot.pause()
+        assert app.screen is launcher and layout(launcher) == first
+
+
+@run_async
+async def test_the_launcher_is_styled_as_it_would_be_styled_again() -> None:
+    """The launcher's first showing skips Textual's second styling of every node: at that
+    moment, styling them all again, as Textual would have, changes no node."""
+    from railgames.app.screens.launcher import LauncherScreen
+
+    def styled(screen: LauncherScreen) -> list[tuple[object, ...]]:
+        return [(node, set(node.classes), node._css_styles.get_rules())
+                for node in screen.walk_children(with_self=True)]
+
+    checked: list[bool] = []
+    resume = LauncherScreen._on_screen_resume
+
+    def resume_and_check(self: LauncherScreen, event: Any) -> None:
+        resume(self, event)
+        if not event.refresh_styles:  # skipped: what Textual would have done, done here
+            before = styled(self)
+            self.app.update_styles(self)
+            checked.append(styled(self) == before)
+
+    LauncherScreen._on_screen_resume = resume_and_check  # type: ignore[method-assign]
+    try:
+        app = RailgamesApp()
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            assert app.screen._shown_before  # type: ignore[attr-defined]
+    finally:
+        LauncherScreen._on_screen_resume = resume  # type: ignore[method-assign]
+    assert checked == [True]
 
 
 # ------------------------------------------------------------------ partial updates

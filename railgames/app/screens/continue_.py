@@ -24,7 +24,7 @@ from railgames.app.saves import (
     rename_save,
     saves_dir,
 )
-from railgames.app.screens.guard import SizeGuard
+from railgames.app.screens.guard import SCREENS_CSS, SizeGuard
 from railgames.core.errors import RailgamesError
 
 if TYPE_CHECKING:
@@ -33,6 +33,8 @@ if TYPE_CHECKING:
 
 class RenameScreen(ModalScreen[str | None]):
     """Ask for a save's new name; dismisses with it, or None on Esc."""
+
+    CSS_PATH = SCREENS_CSS
 
     DEFAULT_CSS = """
     RenameScreen { align: center middle; }

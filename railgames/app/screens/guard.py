@@ -8,12 +8,17 @@ that leave (quitting, closing).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.align import Align
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
+
+# The look of every screen but the launcher: its rules load with the first such screen,
+# not before the app's first frame (the launcher's are in launcher.tcss, the app's own).
+SCREENS_CSS = str(Path(__file__).resolve().parent.parent / "app.tcss")
 
 # Actions that still work on a screen too small to show itself: the ways out.
 WAYS_OUT = frozenset({"quit", "quit_game", "close", "dismiss_none", "launcher"})
@@ -25,6 +30,7 @@ def too_small_line(minimum: tuple[int, int], size: Size) -> str:
 
 
 class SizeGuard:
+    CSS_PATH: ClassVar[str | None] = SCREENS_CSS
     MIN_SIZE: ClassVar[tuple[int, int]] = (60, 20)
     too_small: bool = False
     _focus_kept: Any = None

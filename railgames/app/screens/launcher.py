@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextvars
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual import events
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
@@ -25,7 +27,18 @@ TITLE = r"""
  ╹┗╸╹ ╹╹┗━╸┗━┛╹ ╹╹ ╹┗━╸┗━┛"""
 
 
+def launcher_buttons() -> list[Button]:
+    return [
+        Button(Content("New game [n]"), id="new", variant="primary"),
+        Button(Content("Continue [c]"), id="continue"),
+        Button(Content("Watch a demo [w]"), id="demo"),
+        Button(Content("Rules [r]"), id="rules"),
+        Button(Content("Quit [q]"), id="quit"),
+    ]
+
+
 class LauncherScreen(SizeGuard, Screen[None]):
+    CSS_PATH = None  # its rules are the app's own (launcher.tcss), there for the first frame
     # Five buttons fit in 80 columns only at the width of their labels.
     DEFAULT_CSS = """
     LauncherScreen #launcher-buttons Button { min-width: 8; }
@@ -95,12 +108,24 @@ class LauncherScreen(SizeGuard, Screen[None]):
                 )
                 yield Static(id="game-details")
             with Horizontal(id="launcher-buttons"):
-                yield Button(Content("New game [n]"), id="new", variant="primary")
-                yield Button(Content("Continue [c]"), id="continue")
-                yield Button(Content("Watch a demo [w]"), id="demo")
-                yield Button(Content("Rules [r]"), id="rules")
-                yield Button(Content("Quit [q]"), id="quit")
+                # Made outside the app's context: a Button restyles itself twice as it is
+                # made (its variant, its flatness), before it is even mounted, when an app
+                # is running; mounted, it is styled once, the same (a test checks).
+                yield from contextvars.Context().run(launcher_buttons)
         yield KeyFooter()
+
+    _shown_before = False
+
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual styles a screen that comes to the top again, every node of it. When the
+        # launcher first shows, each node was styled as it was mounted, a moment before:
+        # doing it all again changes nothing (a test checks) and would be a good part of
+        # the work before the app's first frame. Later (back from a game, say, with
+        # app.tcss loaded meanwhile) it is styled again as usual. Textual calls this
+        # before Screen's own handler, which reads the flag.
+        if not self._shown_before:
+            self._shown_before = True
+            event.refresh_styles = False
 
     def on_mount(self) -> None:
         games = self.query_one("#game-list", OptionList)

@@ -22,6 +22,7 @@ from textual.widgets import Input, RichLog, Static
 
 from railgames.app.boards import board_class, game_ui
 from railgames.app.palette import player_letters
+from railgames.app.screens.guard import SCREENS_CSS
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.narration import Told, narrate, reason_line
 from railgames.core.rulebook import rulebook
@@ -62,6 +63,7 @@ def told_text(item: Told, game_id: str) -> Text:
 
 
 class TurnJumpScreen(ModalScreen[int | None]):
+    CSS_PATH = SCREENS_CSS
     DEFAULT_CSS = """
     TurnJumpScreen { align: center middle; }
     TurnJumpScreen #jump-box { width: 40; height: auto; border: round $accent;
@@ -97,6 +99,7 @@ class TurnJumpScreen(ModalScreen[int | None]):
 
 
 class ViewerScreen(Screen[None]):
+    CSS_PATH = SCREENS_CSS  # the game screen's panels (#banner, #board-box, #log, ...)
     DEFAULT_CSS = """
     ViewerScreen #v-banner { height: auto; max-height: 2; padding: 0 1; background: $panel; }
     ViewerScreen #v-main { height: 1fr; }

@@ -186,8 +186,12 @@ class BoardBase(ScrollView, can_focus=True):
         self.post_message(self.CursorMoved(self, city))
 
     def _keep_in_view(self, city: str) -> None:
-        # Scrolling repaints the whole board, so when the cursor leaves the view the
-        # view jumps to centre it, and the next few moves need no scrolling.
+        # A step out of view moves the view only as far as it must, as an editor's
+        # does: the terminal moves what it shows by a row or a few columns, and only
+        # what comes into view is written (see screen_diff.py), where a jump to
+        # centre the cursor wrote most of the board again. A city far out of view
+        # (the cursor's first place, a new decision elsewhere on the map) is
+        # centred: all of the view is new then anyway.
         size = self.scrollable_content_region.size
         if not size.width or not size.height:  # not laid out yet: once it is
             self.call_after_refresh(lambda: self._keep_in_view(self._cursor))
@@ -195,7 +199,8 @@ class BoardBase(ScrollView, can_focus=True):
         region = self.city_region(city)
         view = Region(*self.scroll_offset, *size)
         if not view.contains_region(region):
-            self.scroll_to_region(region, animate=False, center=True, immediate=True)
+            far = not view.overlaps(region.grow((size.height // 2, size.width // 4) * 2))
+            self.scroll_to_region(region, animate=False, center=far, immediate=True)
 
     def on_resize(self) -> None:
         # The panels beside a board grow and shrink with each decision: whatever

@@ -11,6 +11,7 @@ point to them by name.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from itertools import compress
 from typing import Any, ClassVar
 
 from railgames.core.auctions import next_bidder
@@ -43,6 +44,7 @@ LOAN_UNIT = 10
 SERVICE_DIVISOR = 5  # debt service is 20% of the Bank Loan debt
 MAX_SHIP_LINKS = 5
 PATHS_KEPT = 64  # sets of built links whose shipping paths are kept
+PATH_LINKS_KEPT = 50_000  # paths whose links income_split keeps
 STARTING_CASH = 10
 
 
@@ -93,6 +95,32 @@ class NewEnglandRules(Ruleset[NEState]):
         self._demand = game_map.demand_of
         # Built links -> what is known of the shipping paths over them (``_paths_known``).
         self._paths: dict[frozenset[str], dict[Any, Any]] = {}
+        # The shipping paths of the whole map, worked out once (``_map_paths``).
+        ids = sorted(self._ends)
+        self._link_bit = {link: 1 << i for i, link in enumerate(ids)}
+        self._map_adj: dict[str, list[str]] = {}
+        for link in ids:
+            a, b = self._ends[link]
+            self._map_adj.setdefault(a, []).append(b)
+            self._map_adj.setdefault(b, []).append(a)
+        self._map_path_table: dict[tuple[str, str], list[tuple[int, list[str]]]] = {}
+        self._ship_tables: dict[tuple[int, str, str], list[Ship]] = {}
+        self._map_masks: dict[tuple[str, str], list[int]] = {}
+        self._cities_sorted = sorted(c.id for c in game_map.cities)
+        self._city_set = frozenset(self._cities_sorted)
+        self._fixed: dict[tuple[type[Any], int, bool | None], Any] = {}
+        self._path_links: dict[tuple[str, ...], tuple[str, ...]] = {}  # see income_split
+
+    # What the rules work out as play asks for it, left behind when they are pickled (a
+    # bot's think takes its rules to a worker process and back): worked out again there.
+    _KEPT_FROM_PLAY: ClassVar[tuple[str, ...]] = (
+        "_paths", "_map_path_table", "_ship_tables", "_map_masks", "_fixed", "_path_links")
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in self._KEPT_FROM_PLAY:
+            state[name] = {}
+        return state
 
     # ------------------------------------------------------------ names
     def city_name(self, city: str) -> str:
@@ -218,7 +246,7 @@ class NewEnglandRules(Ruleset[NEState]):
                 seat=a.to_act, step="Auction",
                 text=f"Auction: {self.link_name(a.link)} (value {self._value[a.link]}), {high} — "
                      f"{r.name} to bid or pass",
-                choices=[PassBid(seat=a.to_act)],
+                choices=[self._listed(PassBid, a.to_act)],
                 amount=AmountInput(action_type="bid", label="Bid", min=a.high_bid + 1,
                                    max=r.cash, step=1, default=a.high_bid + 1),
                 help="Bid more than the high bid, up to your cash, or pass and leave this auction.",
@@ -230,7 +258,7 @@ class NewEnglandRules(Ruleset[NEState]):
                 seat=f.seat, step="Build roll",
                 text=f"{self._name(state, f.seat)} rolled {f.roll} against {self._value[f.link]} for "
                      f"{self.link_name(f.link)}: pay ${f.shortfall} to finish it now?",
-                choices=[FinishLink(seat=f.seat, pay=True), FinishLink(seat=f.seat, pay=False)],
+                choices=[self._listed(FinishLink, f.seat, True), self._listed(FinishLink, f.seat, False)],
                 help="Unfinished links are completed at the start of next turn, "
                      "but cannot carry cubes until then.",
             )
@@ -239,24 +267,41 @@ class NewEnglandRules(Ruleset[NEState]):
         return Prompt(
             seat=seat, step=f"Shipping ({rnd} round)",
             text=f"{self._name(state, seat)}: ship one commodity cube, or pass",
-            choices=[*self.shipments(state, seat), PassShip(seat=seat)],
+            choices=[*self.shipments(state, seat), self._listed(PassShip, seat)],
             help="A cube travels up to 5 built links, visits each city once, and stops at the "
                  "first city that demands its colour. Each link used pays its owner +1 income.",
         )
 
+    def _listed(self, cls: type[Any], seat: int, pay: bool | None = None) -> Any:
+        """The pass (or finishing choice) of ``seat``, made once: the prompts list it often."""
+        key = (cls, seat, pay)
+        action = self._fixed.get(key)
+        if action is None:
+            # The same action as ``cls(seat=seat[, pay=pay])``, without checking it again.
+            action = self._fixed[key] = (cls.trusted(seat=seat) if pay is None
+                                         else cls.trusted(seat=seat, pay=pay))
+        return action
+
     # ------------------------------------------------------------ shipping paths
     def built_neighbours(self, state: NEState) -> dict[str, list[str]]:
-        adj: dict[str, list[str]] = {}
-        for link in sorted(state.built):
-            a, b = self._ends[link]
-            adj.setdefault(a, []).append(b)
-            adj.setdefault(b, []).append(a)
-        return adj
-
-    def routes(self, state: NEState, origin: str, colour: str,
-               adj: dict[str, list[str]] | None = None) -> Iterator[list[str]]:
-        """Every legal path for a cube of ``colour`` leaving ``origin``."""
+        """City -> the cities joined to it by built links (in the order of the links' ids);
+        a new dictionary, worked out once for each set of built links."""
+        known = self._paths_known(state)
+        adj: dict[str, list[str]] | None = known.get("adj")
         if adj is None:
+            adj = known["adj"] = {}
+            for link in sorted(state.built):
+                a, b = self._ends[link]
+                adj.setdefault(a, []).append(b)
+                adj.setdefault(b, []).append(a)
+        return {city: list(near) for city, near in adj.items()}
+
+    def routes(self, state: NEState | None, origin: str, colour: str,
+               adj: dict[str, list[str]] | None = None) -> Iterator[list[str]]:
+        """Every legal path for a cube of ``colour`` leaving ``origin`` (over the links
+        built in ``state``, or over the cities joined in ``adj`` when that is given)."""
+        if adj is None:
+            assert state is not None
             adj = self.built_neighbours(state)
         demand = self._demand
         # Depth first, with a stack of neighbour iterators in place of recursion
@@ -279,51 +324,99 @@ class NewEnglandRules(Ruleset[NEState]):
 
     def _paths_known(self, state: NEState) -> dict[Any, Any]:
         """What is known of the shipping paths over the links built in ``state``:
-        (city, colour) -> every path, and (seat, city, colour) -> those paths as Ship
-        actions. Built links change a few times a turn, the prompt every step."""
+        None -> the built links as bits (see ``_map_paths``), "adj" -> what
+        ``built_neighbours`` gives, (city, colour) -> which paths of ``_map_paths`` are
+        open to a cube there, (seat, city, colour) -> those paths as Ship actions.
+        Built links change a few times a turn, the prompt every step."""
         built = frozenset(state.built)
         known = self._paths.get(built)
         if known is None:
             if len(self._paths) >= PATHS_KEPT:
                 self._paths.clear()
-            known = self._paths[built] = {}
+            bit = self._link_bit
+            known = self._paths[built] = {None: sum(bit[link] for link in built)}
         return known
 
-    def _paths_from(self, state: NEState, known: dict[Any, Any], city: str,
-                    colour: str) -> list[list[str]]:
-        paths: list[list[str]] | None = known.get((city, colour))
+    def _map_paths(self, origin: str, colour: str) -> list[tuple[int, list[str]]]:
+        """Every shipping path for a cube of ``colour`` leaving ``origin`` were every link
+        of the map built, each with the bits of the links it uses, in the order ``routes``
+        lists them. The paths over the links built in a game are those whose links are
+        all built, in the same order: a depth-first search over fewer links meets the
+        rest in the same order (each city's neighbours come in the order of the links' ids)."""
+        key = (origin, colour)
+        paths = self._map_path_table.get(key)
         if paths is None:
-            adj = known.get(None)
-            if adj is None:
-                adj = known[None] = self.built_neighbours(state)
-            paths = known[(city, colour)] = (
-                list(self.routes(state, city, colour, adj)) if city in adj else [])
+            bit, link_of = self._link_bit, self._link_of_pair
+            paths = self._map_path_table[key] = [
+                (sum(bit[link_of[(a, b)]] for a, b in zip(p, p[1:], strict=False)), p)
+                for p in self.routes(None, origin, colour, self._map_adj)]
         return paths
+
+    def _open_paths(self, known: dict[Any, Any], city: str, colour: str) -> list[bool]:
+        """For each path of ``_map_paths``, whether all its links are built (from ``known``)."""
+        key = (city, colour)
+        found: list[bool] | None = known.get(key)
+        if found is None:
+            built = known[None]
+            masks = self._map_masks.get(key)
+            if masks is None:
+                masks = self._map_masks[key] = [links for links, _ in self._map_paths(city, colour)]
+            found = known[key] = [links & built == links for links in masks]
+        return found
+
+    def _ship_table(self, seat: int, origin: str, colour: str) -> list[Ship]:
+        """``_map_paths`` as Ship actions of ``seat``, made once each."""
+        key = (seat, origin, colour)
+        table = self._ship_tables.get(key)
+        if table is None:
+            # Built from paths the rules have just found, so validation is skipped.
+            # Actions are frozen, so prompts and games may share them.
+            table = self._ship_tables[key] = [
+                Ship.trusted(type="ship", seat=seat, colour=colour, path=list(p))
+                for _, p in self._map_paths(origin, colour)]
+        return table
 
     def shipments(self, state: NEState, seat: int) -> list[Ship]:
         out: list[Ship] = []
         if not state.built:
             return out
         known = self._paths_known(state)
-        for city in sorted(state.cubes):
-            waiting = state.cubes[city]
-            for colour in sorted(waiting):
+        ship_tables = self._ship_tables
+        cubes = state.cubes
+        for city in self._cities_sorted if cubes.keys() == self._city_set else sorted(cubes):
+            waiting = cubes[city]
+            if not waiting:
+                continue
+            for colour in sorted(waiting) if len(waiting) > 1 else waiting:
                 if waiting[colour] > 0:
-                    ships = known.get((seat, city, colour))
+                    key = (seat, city, colour)
+                    ships = known.get(key)
                     if ships is None:
-                        # Built from paths this method has just checked, so validation is
-                        # skipped. Actions are frozen, so prompts may share them.
-                        ships = known[(seat, city, colour)] = [
-                            Ship.trusted(type="ship", seat=seat, colour=colour, path=list(p))
-                            for p in self._paths_from(state, known, city, colour)]
+                        open_paths = self._open_paths(known, city, colour)
+                        if True not in open_paths:
+                            ships = known[key] = ()
+                        else:
+                            table = ship_tables.get(key)
+                            if table is None:
+                                table = self._ship_table(seat, city, colour)
+                            ships = known[key] = list(compress(table, open_paths))
                     out.extend(ships)
         return out
 
     def income_split(self, state: NEState, path: list[str]) -> dict[int, int]:
         """Seat -> income gained if a cube travels ``path``."""
+        key = tuple(path)
+        links = self._path_links.get(key)
+        if links is None:
+            if len(self._path_links) >= PATH_LINKS_KEPT:
+                self._path_links.clear()
+            link_of = self._link_of_pair
+            links = self._path_links[key] = tuple(
+                link_of[pair] for pair in zip(path, path[1:], strict=False))
         gain: dict[int, int] = {}
-        for a, b in zip(path, path[1:], strict=False):
-            seat = state.owner[self._link_of_pair[(a, b)]]
+        owner = state.owner
+        for link in links:
+            seat = owner[link]
             gain[seat] = gain.get(seat, 0) + 1
         return gain
 
@@ -566,7 +659,7 @@ class NewEnglandRules(Ruleset[NEState]):
         known = self._paths_known(state)
         for city, here in state.cubes.items():
             for colour, count in here.items():
-                if count and self._paths_from(state, known, city, colour):
+                if count and True in self._open_paths(known, city, colour):
                     return True
         return False
 

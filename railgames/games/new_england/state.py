@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from railgames.core.events import Event
 from railgames.core.rng import Chance
@@ -84,3 +87,57 @@ class NEState:
 
     def cube_total(self) -> int:
         return sum(self.cup.values()) + sum(sum(c.values()) for c in self.cubes.values())
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> NEState:
+        """The same copy ``copy.deepcopy`` makes field by field, made directly: a search
+        copies the state on every iteration. A field this does not know is deep-copied."""
+        new = object.__new__(NEState)
+        memo[id(self)] = new
+        fields = new.__dict__
+        for name, value in self.__dict__.items():
+            how = _COPY.get(name)
+            if how is not None:
+                fields[name] = how(value)
+            elif type(value) in _SHARED:
+                fields[name] = value
+            else:
+                fields[name] = copy.deepcopy(value, memo)
+        return new
+
+
+def _copy_railway(r: Railway) -> Railway:
+    new = object.__new__(Railway)
+    new.__dict__.update(r.__dict__)
+    new.links = list(r.links)
+    return new
+
+
+def _copy_auction(a: Auction | None) -> Auction | None:
+    if a is None:
+        return None
+    new = object.__new__(Auction)
+    new.__dict__.update(a.__dict__)
+    new.bidders = list(a.bidders)
+    return new
+
+
+# Values a copy may share: never changed in place.
+_SHARED = {int, str, bool, type(None), Step}
+_COPY: dict[str, Callable[[Any], Any]] = {
+    "railways": lambda rs: [_copy_railway(r) for r in rs],
+    "cup": dict.copy,
+    "cubes": lambda cubes: {city: here.copy() for city, here in cubes.items()},
+    "link_deck": list.copy,
+    "growth_deck": list.copy,
+    "growth_discard": list.copy,
+    "current": list.copy,
+    "future": list.copy,
+    "owner": dict.copy,
+    "built": set.copy,
+    "unfinished": list.copy,
+    "set_aside": list.copy,
+    "pending": list.copy,
+    "auction": _copy_auction,
+    # Each turn's (income, cash) pairs are tuples of numbers: shared, as deepcopy shares them.
+    "history": lambda history: [list(turn) for turn in history],
+}

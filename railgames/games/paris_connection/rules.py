@@ -11,8 +11,8 @@ blanks the other players' holdings and drops the events they alone may see.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any, ClassVar
 
 from railgames.core.engine import Interned, Prompt, Result, Ruleset
@@ -34,6 +34,7 @@ MAX_BUILD = 5
 
 
 VALUE_MARKER = 1  # each company's value marker is one of its own locomotives
+TRADE_LISTS_KEPT = 4096  # lists of legal trades kept for listing again
 
 
 class ParisConnectionRules(Ruleset[PCState]):
@@ -67,6 +68,7 @@ class ParisConnectionRules(Ruleset[PCState]):
         self.companies: list[str] = m.company_ids
         self._links = m.links
         self._capacity = m.capacity
+        self._no_room = frozenset(h for h, room in m.capacity.items() if not room)
         self._value = m.hex_value
         self._city_at = m.city_at
         self._paris = m.paris
@@ -74,9 +76,20 @@ class ParisConnectionRules(Ruleset[PCState]):
         self._end_hex = m.end_hex
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._hex_at = {off: h for h, off in self._offset.items()}
+        # The board ``_frontiers_now`` last worked on, and its frontiers.
+        self._last_frontiers: tuple[dict[Hex, list[str]], dict[str, set[Hex]]] | None = None
         # Legal choices, made once each (see engine.Interned).
-        self._listed_build = Interned(Build).make
+        self._build_tables: dict[tuple[int, str], _Builds] = {}
+        self._trade_lists: dict[tuple[Any, ...], tuple[Trade, ...]] = {}
         self._listed_trade = Interned(Trade).make
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (a bot's think takes its rules to a worker process and back) without
+        what the rules keep from play: worked out again there as needed."""
+        state = self.__dict__.copy()
+        state.update(_last_frontiers=None, _build_tables={}, _trade_lists={},
+                     _listed_trade=Interned(Trade).make)
+        return state
 
     # ------------------------------------------------------------ names
     def hex_at(self, col: int, row: int) -> Hex | None:
@@ -181,20 +194,62 @@ class ParisConnectionRules(Ruleset[PCState]):
 
     def frontiers(self, state: PCState) -> dict[str, set[Hex]]:
         """Every company's frontier, in one pass over the board."""
-        out: dict[str, set[Hex]] = {c: set() for c in self.companies}
-        board, capacity = state.board, self._capacity
+        board, capacity, links = state.board, self._capacity, self._links
+        on: dict[str, list[Hex]] = {c: [] for c in self.companies}
+        # Hexes no further locomotive can stand on: full ones, and the tower.
+        full = set(self._no_room)
         for h, here in board.items():
-            for n in self._links[h]:
-                there = board.get(n)
-                if there is None:
-                    if capacity[n]:
-                        for c in here:
-                            out[c].add(n)
-                elif len(there) < capacity[n]:
-                    for c in here:
-                        if c not in there:
-                            out[c].add(n)
+            for c in here:
+                on[c].append(h)
+            if len(here) >= capacity[h]:
+                full.add(h)
+        out: dict[str, set[Hex]] = {}
+        for c, hexes in on.items():
+            # Next to one of its locomotives, not full, and not holding one of its own.
+            room = set().union(*map(links.__getitem__, hexes)) if hexes else set()
+            room -= full
+            room.difference_update(hexes)
+            out[c] = room
         return out
+
+    def _frontiers_now(self, state: PCState) -> dict[str, set[Hex]]:
+        """``frontiers(state)``, kept for the board it was worked out on, for the rules'
+        own reading only (never handed out, so never changed): a prompt, the check of
+        the placement chosen from it, and the turn after a trade see the same board."""
+        last = self._last_frontiers
+        board = state.board
+        if last is not None and last[0] == board:
+            return last[1]
+        frontiers = self.frontiers(state)
+        self._last_frontiers = ({h: list(here) for h, here in board.items()}, frontiers)
+        return frontiers
+
+    def _frontiers_after(self, state: PCState,
+                         last: tuple[dict[Hex, list[str]], dict[str, set[Hex]]],
+                         company: str, h: Hex) -> None:
+        """Keep ``_frontiers_now`` in step with a placement of ``company`` on ``h``, made on
+        the board it last worked on: only ``h`` and the room of ``company`` change."""
+        board, capacity = state.board, self._capacity
+        snapshot = last[0].copy()
+        here = snapshot[h] = list(board[h])
+        frontiers = last[1].copy()
+        room = set(frontiers[company])
+        room.discard(h)
+        for n in self._links[h]:
+            there = board.get(n)
+            if there is None:
+                if capacity[n]:
+                    room.add(n)
+            elif len(there) < capacity[n] and company not in there:
+                room.add(n)
+        frontiers[company] = room
+        if len(here) >= capacity[h]:  # full now: in nobody's room
+            for c, other in frontiers.items():
+                if h in other:
+                    if c != company:
+                        other = frontiers[c] = set(other)
+                    other.discard(h)
+        self._last_frontiers = (snapshot, frontiers)
 
     def reached_city(self, state: PCState, company: str) -> bool:
         return any(company in here and h in self._city_at for h, here in state.board.items())
@@ -211,48 +266,53 @@ class ParisConnectionRules(Ruleset[PCState]):
         """
         if len(state.board.get(h, ())) + 1 < self._capacity[h]:
             return None  # the hex still has room for another colour afterwards
+        if frontiers is None:
+            frontiers = self._frontiers_now(state)
         # Only a colour with a locomotive next to ``h`` can have ``h`` in its room.
         nearby = {c for n in self._links[h] for c in state.board.get(n, ())}
         for other in self.companies:
             if other == company or other not in nearby:
                 continue
-            room = frontiers[other] if frontiers is not None else self.frontier(state, other)
-            if room == {h} and not self.reached_city(state, other):
+            if frontiers[other] == {h} and not self.reached_city(state, other):
                 return other
         return None
 
     def placement_refusal(self, state: PCState, company: str, h: Hex,
                           frontiers: dict[str, set[Hex]] | None = None) -> str | None:
         """Why ``company`` may not place on ``h`` now (supply and build size aside)."""
-        name = self.hex_name(h)
         if h == self.map.tower:
             return "the Eiffel Tower hex can never hold a locomotive"
         here = state.board.get(h, [])
         if company in here:
-            return f"{name} already holds a {company} locomotive; two of a colour never share a hex"
+            return f"{self.hex_name(h)} already holds a {company} locomotive; two of a colour never share a hex"
         if self.is_city(h) and here:
-            return f"{name} is a city and holds only one locomotive ({here[0]} is there)"
+            return f"{self.hex_name(h)} is a city and holds only one locomotive ({here[0]} is there)"
         if len(here) >= self._capacity[h]:
-            return f"{name} already holds two locomotives ({' and '.join(here)})"
+            return f"{self.hex_name(h)} already holds two locomotives ({' and '.join(here)})"
         if not any(company in state.board.get(n, ()) for n in self._links[h]):
             across = [n for n in neighbours(h)
                       if company in state.board.get(n, ()) and side_key(h, n) in self._checkered]
             if across:
-                return (f"{name} is next to a {company} locomotive only across a checkered "
+                return (f"{self.hex_name(h)} is next to a {company} locomotive only across a checkered "
                         f"border ({self.hex_name(across[0])}), which does not count as adjacent")
             return f"a new {company} locomotive must be placed next to one already on the board"
         victim = self.cut_off_by(state, company, h, frontiers)
         if victim is not None:
-            return (f"a {company} locomotive on {name} would cut {victim} off completely: "
+            return (f"a {company} locomotive on {self.hex_name(h)} would cut {victim} off completely: "
                     f"it is the last hex {victim} could grow into, and {victim} has reached no city")
         return None
 
     def legal_hexes(self, state: PCState, company: str,
                     frontiers: dict[str, set[Hex]] | None = None) -> list[Hex]:
         if frontiers is None:
-            frontiers = self.frontiers(state)
-        return [h for h in sorted(frontiers[company], key=self.offset)
-                if self.cut_off_by(state, company, h, frontiers) is None]
+            frontiers = self._frontiers_now(state)
+        # Only a hex that is the whole room of another colour can cut it off (``cut_off_by``).
+        last = {h for c, room in frontiers.items() if c != company and len(room) == 1 for h in room}
+        hexes = sorted(frontiers[company], key=self._offset.__getitem__)
+        if not last:
+            return hexes
+        return [h for h in hexes
+                if h not in last or self.cut_off_by(state, company, h, frontiers) is None]
 
     # ------------------------------------------------------------ prompts
     def to_move(self, state: PCState) -> int | None:
@@ -293,25 +353,40 @@ class ParisConnectionRules(Ruleset[PCState]):
         )
 
     def _builds(self, state: PCState, seat: int, companies: Iterable[str]) -> list[Any]:
-        frontiers = self.frontiers(state)
-        # Built from hexes this method has just checked, so validation is skipped.
-        make = self._listed_build
-        return [make(seat, c, self._offset[h])
-                for c in companies for h in self.legal_hexes(state, c, frontiers)]
+        frontiers = self._frontiers_now(state)
+        out: list[Any] = []
+        tables = self._build_tables
+        for c in companies:
+            table = tables.get((seat, c))
+            if table is None:
+                table = tables[(seat, c)] = _Builds(seat, c, self._offset)
+            out.extend(map(table.__getitem__, self.legal_hexes(state, c, frontiers)))
+        return out
 
     def trades(self, state: PCState, seat: int) -> list[Trade]:
         shares = state.players[seat].shares
         assert shares is not None
+        supply = state.supply
+        companies = self.companies
+        # The trades depend only on which companies the seat holds and which supplies
+        # hold one or two locomotives or more.
+        key = (seat, *[not shares.get(c) for c in companies], *[min(supply[c], 2) for c in companies])
+        listed = self._trade_lists.get(key)
+        if listed is not None:
+            return list(listed)
         out = []
-        for give in self.companies:
+        for give in companies:
             if not shares.get(give):
                 continue
-            for take in self.companies:
+            for take in companies:
                 if take == give:
                     continue
                 for count in (1, 2):
-                    if state.supply[take] >= count:
+                    if supply[take] >= count:
                         out.append(self._listed_trade(seat, give, take, count))
+        if len(self._trade_lists) >= TRADE_LISTS_KEPT:
+            self._trade_lists.clear()
+        self._trade_lists[key] = tuple(out)
         return out
 
     # ------------------------------------------------------------ validation
@@ -370,7 +445,12 @@ class ParisConnectionRules(Ruleset[PCState]):
         if isinstance(action, Build):
             company, h = action.company, self._hex(action.hex)
             state.supply[company] -= 1
+            last = self._last_frontiers
+            known = last is not None and last[0] == state.board
             state.board.setdefault(h, []).append(company)
+            if known:
+                assert last is not None
+                self._frontiers_after(state, last, company, h)
             gain = self._value[h]
             state.value[company] += gain
             state.step = Step.BUILD
@@ -487,15 +567,62 @@ class ParisConnectionRules(Ruleset[PCState]):
                         else None, held=p.held)
             for i, p in enumerate(state.players)
         ]
-        return replace(
-            state,
+        board = state.board
+        # ``dataclasses.replace`` without its cost: the fields of ``state``, some replaced.
+        view = _new_state(PCState)
+        view.__dict__.update(
+            state.__dict__,
             players=players,
             supply=dict(state.supply),
             value=dict(state.value),
-            board={h: list(here) for h, here in state.board.items()},
+            board={h: list(here) for h, here in board.items()},
             placed=list(state.placed),
-            chance=Chance(0),  # the deal's random source stays with the full state
+            chance=UnseededChance(),  # the deal's random source stays with the full state
             log=visible_events(state.log, seat, state.seen_logs),
             final=None,
             seen_logs=SeenLogs(),
         )
+        return view
+
+
+_new_state = object.__new__
+
+
+class _Builds(dict[Hex, Build]):
+    """Hex -> the Build of one seat and company there, made when first listed (once)."""
+
+    def __init__(self, seat: int, company: str, offset: dict[Hex, tuple[int, int]]) -> None:
+        super().__init__()
+        self.seat, self.company, self.offset = seat, company, offset
+
+    def __missing__(self, h: Hex) -> Build:
+        # Built from hexes the rules have just checked, so validation is skipped.
+        # Actions are frozen, so prompts and games may share them.
+        action: Build = Build.trusted(type="build", seat=self.seat, company=self.company,
+                                      hex=self.offset[h])
+        self[h] = action
+        return action
+
+
+class UnseededChance(Chance):
+    """``Chance(0)`` that makes its generator only when first drawn from: a view's
+    random source is seldom used (a search deals its own), and seeding one costs
+    more than the rest of the view."""
+
+    __slots__ = ()
+
+    def __init__(self) -> None:  # noqa: D107 - the generator comes with the first use
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "_rng":
+            raise AttributeError(name)
+        rng = self._rng = random.Random(0)
+        return rng
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Chance:
+        try:
+            object.__getattribute__(self, "_rng")
+        except AttributeError:
+            return UnseededChance()
+        return super().__deepcopy__(memo)

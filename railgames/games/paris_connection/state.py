@@ -8,8 +8,11 @@ remains, as at a table where the screens hide the colours but not the pile.
 
 from __future__ import annotations
 
+import copy
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from railgames.core.events import Event, SeenLogs
 from railgames.core.hexgrid import Hex
@@ -61,3 +64,38 @@ class PCState:
 
     def hexes_of(self, company: str) -> list[Hex]:
         return [h for h, here in self.board.items() if company in here]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PCState:
+        """The same copy ``copy.deepcopy`` makes field by field, made directly: a search
+        copies the state on every iteration. A field this does not know is deep-copied."""
+        new = object.__new__(type(self))
+        memo[id(self)] = new
+        fields = new.__dict__
+        for name, value in self.__dict__.items():
+            how = _COPY.get(name)
+            if how is not None:
+                fields[name] = how(value)
+            elif type(value) in _SHARED:
+                fields[name] = value
+            else:
+                fields[name] = copy.deepcopy(value, memo)
+        return new
+
+
+def _copy_shareholder(p: Shareholder) -> Shareholder:
+    new = object.__new__(Shareholder)
+    new.__dict__.update(p.__dict__)
+    if p.shares is not None:
+        new.shares = p.shares.copy()
+    return new
+
+
+# Values a copy may share: never changed in place (a hex is a pair of numbers).
+_SHARED = {int, str, bool, type(None), Step}
+_COPY: dict[str, Callable[[Any], Any]] = {
+    "players": lambda players: [_copy_shareholder(p) for p in players],
+    "supply": dict.copy,
+    "value": dict.copy,
+    "board": lambda board: {h: list(here) for h, here in board.items()},
+    "placed": list.copy,
+}

@@ -11,6 +11,7 @@ waiting, else passes. It never looks further ahead than this round.
 from __future__ import annotations
 
 import random
+from operator import le
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -117,22 +118,9 @@ class GreedyBot:
              seat: int) -> tuple[float, list[Hex], str] | None:
         """The best new link: (score, hexes from the start city to the end city, end)."""
         best: tuple[float, list[Hex], str] | None = None
-        reach = reachable_colours(ruleset, state)
-        candidates: list[tuple[float, Hex, Hex, str]] = []
-        near = near_cities(ruleset)
-        for a_id, here in state.cubes.items():
-            if not here:
-                continue
-            a = ruleset.city_hex(a_id)
-            for b_id, b, apart in near[a_id]:
-                direct = here.get(state.colour[b_id], 0) + state.cubes[b_id].get(
-                    state.colour[a_id], 0)
-                onward = sum(k for c, k in here.items() if c in reach.get(b_id, ()))
-                if not direct and not onward:
-                    continue
-                worth = direct + 0.5 * onward
-                candidates.append((worth - 0.1 * apart + 0.01 * self.rng.random(),
-                                   a, b, b_id))
+        noise = self.rng.random
+        candidates = [(base + 0.01 * noise(), a, b, b_id)
+                      for base, a, b, b_id in pair_worths(ruleset, state)]
         # Only the most promising pairs are searched for track: the search is the slow part.
         candidates.sort(key=lambda c: -c[0])
         for worth, a, b, b_id in candidates[:PAIRS_SEARCHED]:
@@ -177,7 +165,9 @@ class GreedyBot:
         return lay(ruleset, seat, hexes[0], hexes[1], hexes[2])
 
 
-_NEAR: dict[int, dict[str, list[tuple[str, Hex, int]]]] = {}
+# Tables worked out once per map, by the map's id; each keeps its map (so that id is
+# never another map's while the table is here) and is used only for that very map.
+_NEAR: dict[int, tuple[Any, dict[str, list[tuple[str, Hex, int]]]]] = {}
 
 
 def near_cities(ruleset: RailwaysOfTheWorldRules) -> dict[str, list[tuple[str, Hex, int]]]:
@@ -185,18 +175,18 @@ def near_cities(ruleset: RailwaysOfTheWorldRules) -> dict[str, list[tuple[str, H
 
     The board never changes, so this is worked out once per map (the bots ask often).
     """
-    key = id(ruleset.map)
-    near = _NEAR.get(key)
-    if near is None:
-        cities = ruleset.map.cities
-        near = {}
-        for a_city in cities:
-            a = ruleset.city_hex(a_city.id)
-            near[a_city.id] = [
-                (b_city.id, ruleset.city_hex(b_city.id), distance(a, ruleset.city_hex(b_city.id)))
-                for b_city in cities
-                if b_city.id != a_city.id and distance(a, ruleset.city_hex(b_city.id)) <= MAX_TILES + 1]
-        _NEAR[key] = near
+    known = _NEAR.get(id(ruleset.map))
+    if known is not None and known[0] is ruleset.map:
+        return known[1]
+    cities = ruleset.map.cities
+    near = {}
+    for a_city in cities:
+        a = ruleset.city_hex(a_city.id)
+        near[a_city.id] = [
+            (b_city.id, ruleset.city_hex(b_city.id), distance(a, ruleset.city_hex(b_city.id)))
+            for b_city in cities
+            if b_city.id != a_city.id and distance(a, ruleset.city_hex(b_city.id)) <= MAX_TILES + 1]
+    _NEAR[id(ruleset.map)] = (ruleset.map, near)
     return near
 
 
@@ -220,52 +210,187 @@ def cheapest_path(ruleset: RailwaysOfTheWorldRules, state: RotwState, start: Hex
     """The cheapest legal run of at most ``tiles`` tiles from ``start`` to the city ``target``.
 
     ``start`` is a city (a new link) or the last tile of ``link`` (its open end
-    must be the first tile's hex). Returns (cost, [start, tile, ..., target]).
+    must be the first tile's hex). Returns (cost, [start, tile, ..., target]);
+    of runs costing the same, the first a depth-first walk (neighbours in the
+    board's order) finds. Callers only read the result.
+
+    The answer depends only on the track on the board (the sides taken, the
+    tracks in each hex) and on ``link``'s tiles: answers are kept on the state
+    with the track they were found on, so asking again costs a look-up. When
+    track has only been added since, an answer whose run is still free stays
+    right: fewer runs are possible, none cheaper, and the order of the walk is
+    the same; an answer of no run at all stays right too.
     """
-    best: tuple[int, list[Hex]] | None = None
-    m = ruleset.map
     sides = state.side_link
     used = state.hex_links
+    track = (tuple(sides), tuple(used), tuple(map(len, used.values())))
+    known = state.known.get("cheapest_paths")
+    if known is None or known[0] != track:
+        kept: dict[Any, tuple[int, list[Hex]] | None] = {}
+        if known is not None and _only_added(known[0], track):
+            kept = {query: found for query, found in known[1].items()
+                    if found is None or _still_free(found[1], sides, used)}
+        known = (track, kept)
+        state.known["cheapest_paths"] = known
+    query = (start, target, tiles,
+             None if link is None else (link.toward, tuple(link.tiles)))
+    table: dict[Any, tuple[int, list[Hex]] | None] = known[1]
+    if query in table:
+        return table[query]
+    found = _cheapest_path(ruleset, sides, used, start, target, tiles, link)
+    table[query] = found
+    return found
 
-    def walk(path: list[Hex], cost: int) -> None:
-        nonlocal best
-        prev, here = path[-2], path[-1]
-        count = len(path) - 1
-        for nxt in ruleset._board_neighbours[here]:
-            if nxt == prev or nxt in path or side_key(here, nxt) in sides:
-                continue
-            if link is not None and nxt in link.tiles:
-                continue
-            step = cost + (4000 if side_key(here, nxt) in ruleset._ridges else 0)
-            if nxt == target:
-                if best is None or step < best[0]:
-                    best = (step, [*path, nxt])
-                continue
-            if count >= tiles or not m.buildable(nxt) or len(used.get(nxt, ())) >= TRACKS_PER_HEX:
-                continue
-            if hex_distance(nxt, target) > tiles - count:
-                continue
-            walk([*path, nxt], step + ruleset.tile_cost(nxt))
 
+def _only_added(before: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]],
+                now: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]]) -> bool:
+    """Whether the track ``now`` (sides taken, hexes with track, tracks in each) is the
+    track ``before`` with more added: no side freed, no hex emptier."""
+    sides, hexes, counts = before
+    return (now[0][:len(sides)] == sides and now[1][:len(hexes)] == hexes
+            and all(map(le, counts, now[2])))
+
+
+def _still_free(run: list[Hex], sides: dict[tuple[Hex, Hex], str],
+                used: dict[Hex, list[str]]) -> bool:
+    """Whether every side of ``run`` is free and every hex of its tiles has room."""
+    if any(side_key(a, b) in sides for a, b in zip(run, run[1:], strict=False)):
+        return False
+    return all(len(used.get(h, ())) < TRACKS_PER_HEX for h in run[1:-1])
+
+
+_STEPS: dict[int, tuple[Any, dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]]]] = {}
+
+
+def steps_of(ruleset: RailwaysOfTheWorldRules) -> dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]]:
+    """Hex -> for each neighbour on the board, in the board's order: (neighbour, the side
+    between them, the ridge's cost on that side, whether track may go on the neighbour,
+    what a tile there costs). Worked out once per map."""
+    m = ruleset.map
+    known = _STEPS.get(id(m))
+    if known is not None and known[0] is m:
+        return known[1]
+    steps = {}
+    for h, around in ruleset._board_neighbours.items():
+        steps[h] = tuple(
+            (n, side_key(h, n), 4000 if side_key(h, n) in ruleset._ridges else 0,
+             m.buildable(n), ruleset.tile_cost(n) if m.buildable(n) else 0)
+            for n in around)
+    _STEPS[id(m)] = (m, steps)
+    return steps
+
+
+def _cheapest_path(ruleset: RailwaysOfTheWorldRules, sides: dict[tuple[Hex, Hex], str],
+                   used: dict[Hex, list[str]], start: Hex, target: Hex, tiles: int,
+                   link: Link | None) -> tuple[int, list[Hex]] | None:
+    """``cheapest_path`` worked out: every run, depth first, keeping the first cheapest.
+
+    A run already costing as much as the best found is left: every tile adds to the
+    cost, so it could only tie, and a tie keeps the first."""
+    steps = steps_of(ruleset)
+    run = _Run(steps, sides, used, target, tiles, () if link is None else link.tiles)
     if link is None:
-        for first in ruleset._board_neighbours[start]:
-            if (not m.buildable(first) or side_key(start, first) in sides
+        for first, side, ridge, buildable, tile in steps[start]:
+            best = run.best
+            if (not buildable or side in sides
                     or len(used.get(first, ())) >= TRACKS_PER_HEX
-                    or hex_distance(first, target) > tiles):
+                    or hex_distance(first, target) > tiles
+                    or (best is not None and ridge + tile >= best[0])):
                 continue
-            ridge = 4000 if side_key(start, first) in ruleset._ridges else 0
-            walk([start, first], ridge + ruleset.tile_cost(first))
+            run.walk([start, first], start, first, ridge + tile)
     else:
         first = link.toward
+        m = ruleset.map
         if (m.buildable(first) and len(used.get(first, ())) < TRACKS_PER_HEX
                 and first not in link.tiles and hex_distance(first, target) <= tiles):
-            walk([start, first], ruleset.tile_cost(first))
-    return best
+            run.walk([start, first], start, first, ruleset.tile_cost(first))
+    return run.best
+
+
+class _Run:
+    """One search of ``_cheapest_path`` (an object rather than a nested function calling
+    itself, which would be a reference cycle for the collector after every search)."""
+
+    __slots__ = ("steps", "sides", "used", "target", "tiles", "avoid", "best")
+
+    def __init__(self, steps: dict[Hex, tuple[tuple[Hex, tuple[Hex, Hex], int, bool, int], ...]],
+                 sides: dict[tuple[Hex, Hex], str], used: dict[Hex, list[str]], target: Hex,
+                 tiles: int, avoid: Any) -> None:
+        self.steps = steps
+        self.sides = sides
+        self.used = used
+        self.target = target
+        self.tiles = tiles
+        self.avoid = avoid
+        self.best: tuple[int, list[Hex]] | None = None
+
+    def walk(self, path: list[Hex], prev: Hex, here: Hex, cost: int) -> None:
+        count = len(path) - 1
+        target, tiles, sides, used, avoid = self.target, self.tiles, self.sides, self.used, self.avoid
+        tq, tr = target
+        for nxt, side, ridge, buildable, tile in self.steps[here]:
+            if nxt == prev or nxt in path or side in sides or nxt in avoid:
+                continue
+            step = cost + ridge
+            best = self.best
+            if best is not None and step >= best[0]:
+                continue  # costs only grow along a run: this one cannot be cheaper
+            if nxt == target:
+                self.best = (step, [*path, nxt])
+                continue
+            if count >= tiles or not buildable or len(used.get(nxt, ())) >= TRACKS_PER_HEX:
+                continue
+            dq, dr = nxt[0] - tq, nxt[1] - tr
+            if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > tiles - count:
+                continue
+            if best is not None and step + tile >= best[0]:
+                continue
+            path.append(nxt)
+            self.walk(path, here, nxt, step + tile)
+            path.pop()
+
+
+def pair_worths(ruleset: RailwaysOfTheWorldRules,
+                state: RotwState) -> list[tuple[float, Hex, Hex, str]]:
+    """Each pair of cities a new link could join where it would carry cubes: (its worth
+    less a tenth of the distance, the first city's hex, the second's, the second's id),
+    in the board's order. Kept on the state with the cubes, the cities' colours and the
+    network it was worked out from (callers only read it)."""
+    net = ruleset.network(state)
+    colour = state.colour
+    colours = tuple(colour.values())
+    cubes = tuple(tuple(here.items()) for here in state.cubes.values())
+    known = state.known.get("pair_worths")
+    if known is not None and known[0] is net and known[1] == colours and known[2] == cubes:
+        return known[3]  # type: ignore[no-any-return]
+    reach = reachable_colours(ruleset, state)
+    near = near_cities(ruleset)
+    out: list[tuple[float, Hex, Hex, str]] = []
+    for a_id, here in state.cubes.items():
+        if not here:
+            continue
+        a = ruleset.city_hex(a_id)
+        for b_id, b, apart in near[a_id]:
+            direct = here.get(colour[b_id], 0) + state.cubes[b_id].get(colour[a_id], 0)
+            onward_colours = reach.get(b_id)
+            onward = sum(k for c, k in here.items() if c in onward_colours) if onward_colours else 0
+            if not direct and not onward:
+                continue
+            worth = direct + 0.5 * onward
+            out.append((worth - 0.1 * apart, a, b, b_id))
+    state.known["pair_worths"] = (net, colours, cubes, out)
+    return out
 
 
 def reachable_colours(ruleset: RailwaysOfTheWorldRules, state: RotwState) -> dict[str, set[str]]:
-    """City -> the colours of the cities it reaches over complete links (its own excluded)."""
+    """City -> the colours of the cities it reaches over complete links (its own excluded).
+
+    Kept on the state with the network and the cities' colours (callers only read it)."""
     net = ruleset.network(state)
+    colours_now = tuple(state.colour.values())
+    known = state.known.get("reachable_colours")
+    if known is not None and known[0] is net and known[1] == colours_now:
+        return known[2]  # type: ignore[no-any-return]
     out: dict[str, set[str]] = {}
     for start in net:
         seen = {start}
@@ -280,18 +405,30 @@ def reachable_colours(ruleset: RailwaysOfTheWorldRules, state: RotwState) -> dic
                     colours.add(state.colour[there])
         colours.discard(GRAY)
         out[start] = colours
+    state.known["reachable_colours"] = (net, colours_now, out)
     return out
 
 
 def best_gain(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int, engine: int) -> int:
+    """The most income a delivery along the seat's network could earn it with ``engine``.
+
+    The routes of the biggest engine serve every engine (the ones no longer than
+    ``engine`` are its routes): the engine now, the next and the biggest are
+    asked about in turn, with one walk of the network."""
     net = ruleset.network(state)
+    links = state.links
+    table = ruleset._routes_table(state, net)
     best = 0
     for city, here in state.cubes.items():
         if city not in net:
             continue
+        routes = table.get((seat, MAX_ENGINE, city))
+        if routes is None:
+            routes = ruleset._routes_from(state, net, seat, city, MAX_ENGINE)
         for colour in here:
-            for route in ruleset._routes(state, net, seat, city, colour, engine):
-                best = max(best, sum(1 for k in route if state.links[k].owner == seat))
+            for route in routes[colour]:
+                if len(route) <= engine:
+                    best = max(best, sum(1 for k in route if links[k].owner == seat))
     return best
 
 

@@ -10,6 +10,8 @@ docs/rulings/railways-of-the-world.md; comments below name them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
+from operator import attrgetter
 from typing import Any, ClassVar
 
 from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
@@ -58,6 +60,15 @@ RIDGE_COST = 4000
 ROUNDS = 3
 TRACKS_PER_HEX = 2  # a hex holds one track, or two crossing
 BID_WINDOW = 20_000  # how far above the lowest bid the prompt's range reaches
+_BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+_END_OF = attrgetter("end")
+# No route for any colour (shared: never changed).
+_NO_ROUTES: dict[str, list[tuple[str, ...]]] = {c: [] for c in CUBE_COLOURS}
+
+
+def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
+    """``hexgrid.side_key`` of two hexes known to be neighbours (without checking it)."""
+    return (a, b) if a <= b else (b, a)
 
 
 def money(amount: int) -> str:
@@ -97,14 +108,119 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._hex_of_city = m.hex_of_city
         self._terrain = m.terrain
         # Legal choices, made once each (see engine.Interned).
-        self._listed_lay_track = Interned(LayTrack).make
-        self._listed_deliver = Interned(Deliver).make
+        self._stores: dict[type, Interned] = {
+            cls: Interned(cls) for cls in (LayTrack, Deliver, Choose, Urbanize, UpgradeEngine,
+                                           PassAction, PassBid, Cancel, EndBuild)}
+        self._listed_lay_track = self._stores[LayTrack].make
+        self._listed_deliver = self._stores[Deliver].make
+        self._listed_choose = self._stores[Choose].make
+        self._listed_urbanize = self._stores[Urbanize].make
+        self._listed_upgrade = self._stores[UpgradeEngine].make
+        self._listed_pass_action = self._stores[PassAction].make
+        self._listed_pass_bid = self._stores[PassBid].make
+        self._listed_cancel = self._stores[Cancel].make
+        self._listed_end_build = self._stores[EndBuild].make
+        self._city_ids = tuple(c.id for c in m.cities)
         self._ridges = m.ridges
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._hex_at = {off: h for h, off in self._offset.items()}
         self._board_neighbours = {
             h: tuple(n for n in neighbours(h) if n in m.terrain) for h in m.terrain
         }
+        # The first tiles of new links, as tables (see ``_first_tile_tables``), made when
+        # a build is first listed.
+        self._first_tables: tuple[list[tuple[Hex, Hex, Hex]], int, dict[tuple[Hex, Hex], int],
+                                  dict[Hex, int]] | None = None
+        self._first_tile_actions: dict[int, list[Any]] = {}
+
+    def _first_tile_tables(self) -> tuple[list[tuple[Hex, Hex, Hex]], int,
+                                          dict[tuple[Hex, Hex], int], dict[Hex, int]]:
+        """Every first tile of a new link the board itself allows, (city, hex, exit) in
+        the order they are listed, with each tile as a bit of a number: all the bits,
+        side -> the bits of the tiles it concerns, hex -> the bits of the tiles on it.
+
+        Whether such a tile is legal now depends only on the track: the side it
+        leaves its city by and the side it points at must be free, and its hex must
+        hold fewer than two tracks. The sides and crowded hexes of the track on the
+        board block the bits of the tiles they concern, so the legal ones are found
+        with a few operations on numbers instead of a test of each tile.
+        """
+        if self._first_tables is None:
+            terrain = self._terrain
+            city_at = self._city_at
+            around = self._board_neighbours
+            tiles: list[tuple[Hex, Hex, Hex]] = []
+            by_side: dict[tuple[Hex, Hex], int] = {}
+            by_hex: dict[Hex, int] = {}
+            for entry in city_at:
+                start = city_at[entry].id
+                for h in around[entry]:
+                    if terrain[h] in ("city", "partial"):
+                        continue
+                    first_side = _side(entry, h)
+                    for exit_ in around[h]:
+                        if exit_ == entry or terrain[exit_] == "partial":
+                            continue
+                        city = city_at.get(exit_)
+                        if city is not None and city.id == start:
+                            continue
+                        bit = 1 << len(tiles)
+                        tiles.append((entry, h, exit_))
+                        exit_side = _side(h, exit_)
+                        by_side[first_side] = by_side.get(first_side, 0) | bit
+                        by_side[exit_side] = by_side.get(exit_side, 0) | bit
+                        by_hex[h] = by_hex.get(h, 0) | bit
+            self._first_tables = (tiles, (1 << len(tiles)) - 1, by_side, by_hex)
+        return self._first_tables
+
+    def _first_tile_actions_of(self, seat: int) -> list[Any]:
+        """The actions of ``_first_tile_tables`` for ``seat``, made once."""
+        actions = self._first_tile_actions.get(seat)
+        if actions is None:
+            offset = self._offset
+            actions = self._first_tile_actions[seat] = [
+                self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_])
+                for entry, h, exit_ in self._first_tile_tables()[0]]
+        return actions
+
+    def _open_first_tiles(self, state: RotwState) -> int:
+        """The bits of the new links' first tiles legal with the track on the board now."""
+        _, every, by_side, by_hex = self._first_tile_tables()
+        get = by_side.get
+        blocked = 0
+        for side in state.side_link:
+            blocked |= get(side, 0)
+        for h, here in state.hex_links.items():
+            if len(here) >= TRACKS_PER_HEX:
+                blocked |= by_hex.get(h, 0)
+        return every & ~blocked
+
+    def _first_open_tile(self, state: RotwState, seat: int) -> Any:
+        """The first legal first tile of a new link, in the listed order, or None: a walk
+        from city to city that most often stops at the first tile it looks at."""
+        terrain = self._terrain
+        city_at = self._city_at
+        around = self._board_neighbours
+        sides = state.side_link
+        used = state.hex_links
+        for entry in city_at:
+            start = city_at[entry].id
+            for h in around[entry]:
+                if terrain[h] in ("city", "partial") or _side(entry, h) in sides:
+                    continue
+                here = used.get(h)
+                if here is not None and len(here) >= TRACKS_PER_HEX:
+                    continue
+                for exit_ in around[h]:
+                    if (exit_ == entry or terrain[exit_] == "partial"
+                            or _side(h, exit_) in sides):
+                        continue
+                    city = city_at.get(exit_)
+                    if city is not None and city.id == start:
+                        continue
+                    offset = self._offset
+                    return self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_])
+        return None
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
         # Imported here: the bots import these rules.
@@ -233,7 +349,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             return Prompt(
                 seat=seat, step="Auction",
                 text=f"{name}: bid for the First Player marker ({high}) or pass for good",
-                choices=[PassBid(seat=seat)],
+                choices=[self._listed_pass_bid(seat)],
                 amount=AmountInput(action_type="bid", label="Bid", min=low,
                                    max=low + BID_WINDOW, step=BID_STEP, default=low),
                 help=f"You have {money(p.cash)}; bonds of {money(BOND)} are issued at the end "
@@ -250,9 +366,9 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             assert b is not None
             choices: list[Any] = self.track_choices(state, seat)
             if b.laid:
-                choices.append(EndBuild(seat=seat))
+                choices.append(self._listed_end_build(seat))
             else:
-                choices.append(Cancel(seat=seat))
+                choices.append(self._listed_cancel(seat))
             return Prompt(seat=seat, step=where,
                           text=f"{name}: lay track ({b.laid}/{MAX_TILES} tiles, {money(b.cost)})",
                           choices=choices,
@@ -261,23 +377,23 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if state.step is Step.URBANIZE:
             return Prompt(seat=seat, step=where,
                           text=f"{name}: urbanize a gray city for {money(URBANIZE_COST)}",
-                          choices=[*self.urbanize_choices(state, seat), Cancel(seat=seat)])
+                          choices=[*self.urbanize_choices(state, seat), self._listed_cancel(seat)])
         return Prompt(seat=seat, step=where,
                       text=f"{name}: deliver a goods cube (engine level {p.engine})",
-                      choices=[*self.deliveries(state, seat), Cancel(seat=seat)])
+                      choices=[*self.deliveries(state, seat), self._listed_cancel(seat)])
 
     def action_choices(self, state: RotwState, seat: int) -> list[Any]:
         p = state.players[seat]
         out: list[Any] = []
         if self.track_choices(state, seat, first_only=True):
-            out.append(Choose(seat=seat, action="build"))
-        if self.urbanize_choices(state, seat):
-            out.append(Choose(seat=seat, action="urbanize"))
+            out.append(self._listed_choose(seat, "build"))
+        if self._can_urbanize(state):
+            out.append(self._listed_choose(seat, "urbanize"))
         if p.engine < MAX_ENGINE:
-            out.append(UpgradeEngine(seat=seat, level=p.engine + 1))
+            out.append(self._listed_upgrade(seat, p.engine + 1))
         if self.deliveries(state, seat, first_only=True):
-            out.append(Choose(seat=seat, action="deliver"))
-        out.append(PassAction(seat=seat))
+            out.append(self._listed_choose(seat, "deliver"))
+        out.append(self._listed_pass_action(seat))
         return out
 
     # ------------------------------------------------------------ track
@@ -289,27 +405,51 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             if b.laid >= MAX_TILES:
                 return out
             building = state.links[b.link]
-            starts: list[tuple[Hex, Hex, Link | None]] = [
-                (building.tiles[-1], building.toward, building)]
-        else:
-            starts = []
-            for own in state.links.values():
-                if own.owner == seat and not own.complete:
-                    starts.append((own.tiles[-1], own.toward, own))
-            for h in self._city_at:
-                for n in self._board_neighbours[h]:
-                    starts.append((h, n, None))
-        for entry, h, link in starts:
-            if self._tile_refusal(state, seat, entry, h, link) is not None:
-                continue
-            for exit_ in self._board_neighbours[h]:
-                if exit_ == entry or self._exit_refusal(state, entry, h, exit_, link) is not None:
-                    continue
-                out.append(self._listed_lay_track(seat, self._offset[h], self._offset[entry],
-                                           self._offset[exit_]))
-                if first_only:
+            self._extensions(state, seat, building, out, first_only)
+            return out
+        for own in state.links.values():
+            if own.owner == seat and own.end is None:
+                self._extensions(state, seat, own, out, first_only)
+                if first_only and out:
                     return out
+        if first_only:
+            first = self._first_open_tile(state, seat)
+            if first is not None:
+                out.append(first)
+            return out
+        open_ = self._open_first_tiles(state)
+        if not open_:
+            return out
+        actions = self._first_tile_actions_of(seat)
+        # The bits as bytes, lowest first: a 1 keeps the action in its place.
+        keep = bin(open_)[:1:-1].encode().translate(_BITS_TO_BYTES)
+        out.extend(compress(actions, keep))
         return out
+
+    def _extensions(self, state: RotwState, seat: int, link: Link, out: list[Any],
+                    first_only: bool) -> None:
+        """The legal tiles extending ``link`` from its open end (as ``_tile_refusal`` and
+        ``_exit_refusal`` judge them, without wording the refusals)."""
+        entry, h = link.tiles[-1], link.toward
+        if self._terrain[h] in ("city", "partial"):
+            return
+        here = state.hex_links.get(h, ())
+        if link.id in here or len(here) >= TRACKS_PER_HEX:
+            return
+        terrain = self._terrain
+        sides = state.side_link
+        city_at = self._city_at
+        offset = self._offset
+        tiles = link.tiles
+        for exit_ in self._board_neighbours[h]:
+            if exit_ == entry or terrain[exit_] == "partial" or _side(h, exit_) in sides:
+                continue
+            city = city_at.get(exit_)
+            if (city is not None and city.id == link.start) or exit_ in tiles:
+                continue
+            out.append(self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_]))
+            if first_only:
+                return
 
     def _tile_refusal(self, state: RotwState, seat: int, entry: Hex, h: Hex,
                       link: Link | None) -> str | None:
@@ -363,58 +503,142 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
     # ------------------------------------------------------------ urbanize
     def urbanize_choices(self, state: RotwState, seat: int) -> list[Urbanize]:
         colours = [c for c in CUBE_COLOURS if state.tiles_left.get(c, 0) > 0]
-        return [Urbanize(seat=seat, city=c.id, colour=colour)
-                for c in self.map.cities if state.colour[c.id] == GRAY for colour in colours]
+        if not colours:
+            return []
+        make = self._listed_urbanize
+        colour_now = state.colour
+        return [make(seat, city, colour)
+                for city in self._city_ids if colour_now[city] == GRAY for colour in colours]
+
+    def _can_urbanize(self, state: RotwState) -> bool:
+        """Whether ``urbanize_choices`` lists anything (a gray city and a New City tile left)."""
+        tiles_left = state.tiles_left
+        return (any(tiles_left.get(c, 0) > 0 for c in CUBE_COLOURS)
+                and GRAY in state.colour.values())
 
     # ------------------------------------------------------------ deliveries
     def network(self, state: RotwState) -> dict[str, list[tuple[str, str]]]:
-        """City -> (link id, city at its other end) for every complete link."""
+        """City -> (link id, city at its other end) for every complete link.
+
+        Worked out once for the links as they are and kept on the state (callers
+        only read it): a link never changes its start or owner and gets its end
+        once, and no number is given to two links, so the numbers and ends of the
+        complete links say whether the network has changed since.
+        """
+        return self._network(state)[0]
+
+    def _network(self, state: RotwState) -> tuple[dict[str, list[tuple[str, str]]],
+                                                 dict[int, dict[str, None]]]:
+        """``network`` and, per seat, the cities its own complete links leave from."""
+        links = state.links
+        ends = tuple(map(_END_OF, links.values()))
+        key = (tuple(compress(links, ends)), tuple(filter(None, ends)))
+        known = state.known.get("network")
+        if known is not None and known[0] == key:
+            return known[1]
         out: dict[str, list[tuple[str, str]]] = {}
-        for link in state.links.values():
-            if link.end is None:
+        own: dict[int, dict[str, None]] = {}  # seat -> its cities, in the order of its links
+        for link in links.values():
+            end = link.end
+            if end is None:
                 continue
-            out.setdefault(link.start, []).append((link.id, link.end))
-            out.setdefault(link.end, []).append((link.id, link.start))
-        return out
+            out.setdefault(link.start, []).append((link.id, end))
+            out.setdefault(end, []).append((link.id, link.start))
+            at = own.setdefault(link.owner, {})
+            at[link.start] = None
+            at[end] = None
+        if known is not None and known[1] == (out, own):
+            # A new link under way, or an incomplete one removed: the network is the
+            # same, and so is what was worked out from it (see ``_routes_from``).
+            state.known["network"] = (key, known[1])
+            return known[1]
+        state.known["network"] = (key, (out, own))
+        return out, own
 
     def deliveries(self, state: RotwState, seat: int, first_only: bool = False) -> list[Deliver]:
-        """Every legal delivery: each cube colour in each city, along each legal route."""
-        net = self.network(state)
+        """Every legal delivery: each cube colour in each city, along each legal route
+        (``first_only``: just one, if there is any, looking only at the seat's cities).
+
+        Listed by city (in the board's order), then colour, then route (a walk along
+        the network, depth first). The routes from a city depend on the links, the
+        cities' colours, the seat and its engine, not on the cubes: they are kept
+        until one of those changes (see ``_routes_from``).
+        """
+        net, own = self._network(state)
+        mine = own.get(seat)
+        if not mine:
+            return []  # every route starts along one of the seat's own links
         engine = state.players[seat].engine
         out: list[Deliver] = []
-        for city, here in state.cubes.items():
-            if city not in net:
-                continue
+        make = self._listed_deliver
+        table = self._routes_table(state, net)
+        cubes = state.cubes
+        # For whether there is any, the seat's own cities (few) are enough.
+        cities = (c for c in mine if cubes.get(c)) if first_only else (
+            c for c, here in cubes.items() if here and c in mine)
+        for city in cities:
+            here = cubes[city]
+            found = table.get((seat, engine, city))
+            if found is None:
+                found = self._routes_from(state, net, seat, city, engine)
             for colour, count in here.items():
                 if not count:
                     continue
-                for route in self._routes(state, net, seat, city, colour, engine):
-                    out.append(self._listed_deliver(seat, city, colour, tuple(route)))
+                for route in found[colour]:
+                    out.append(make(seat, city, colour, route))
                     if first_only:
                         return out
         return out
 
+    def _routes_from(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
+                     origin: str, engine: int) -> dict[str, list[tuple[str, ...]]]:
+        """Colour -> the routes (link ids) a cube of that colour may take from ``origin``,
+        in the order a depth-first walk along ``net`` (``network(state)``) finds them.
+
+        One walk finds them for every colour: a route ends at the first city of its
+        cube's colour, and the walk goes on beyond it for the other colours. Kept on
+        the state with the network and the cities' colours they were found with.
+        """
+        table = self._routes_table(state, net)
+        found = table.get((seat, engine, origin))
+        if found is not None:
+            return found
+        links = state.links
+        if not any(links[k].owner == seat for k, _ in net.get(origin, ())):
+            # Every route starts along one of the seat's own links.
+            table[(seat, engine, origin)] = _NO_ROUTES
+            return _NO_ROUTES
+        for bigger in range(MAX_ENGINE, engine, -1):
+            longer = table.get((seat, bigger, origin))
+            if longer is not None:
+                # The walk for a bigger engine finds the same routes, and longer ones too.
+                found = {c: [r for r in routes if len(r) <= engine] for c, routes in longer.items()}
+                table[(seat, engine, origin)] = found
+                return found
+        found = {c: [] for c in CUBE_COLOURS}
+        _walk_routes(net, links, state.colour, seat, engine, found, {origin}, [], origin,
+                     CUBE_COLOURS)
+        table[(seat, engine, origin)] = found
+        return found
+
+    @staticmethod
+    def _routes_table(state: RotwState, net: dict[str, list[tuple[str, str]]]
+                      ) -> dict[tuple[int, int, str], dict[str, list[tuple[str, ...]]]]:
+        """(seat, engine, city) -> the routes from that city (see ``_routes_from``), as
+        kept on the state for ``net`` and the cities' colours now."""
+        colours_now = tuple(state.colour.values())
+        known = state.known.get("routes")
+        if known is None or known[0] is not net or known[1] != colours_now:
+            known = (net, colours_now, {})
+            state.known["routes"] = known
+        return known[2]  # type: ignore[no-any-return]
+
     def _routes(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
                 origin: str, colour: str, engine: int) -> list[list[str]]:
-        found: list[list[str]] = []
-        links = state.links
-
-        def walk(city: str, route: list[str], seen: set[str]) -> None:
-            for link_id, there in net.get(city, ()):
-                if there in seen or link_id in route:
-                    continue
-                if not route and links[link_id].owner != seat:
-                    continue
-                step = [*route, link_id]
-                if state.colour[there] == colour:
-                    found.append(step)  # the cube must stop at the first city of its colour
-                elif len(step) < engine:
-                    seen.add(there)
-                    walk(there, step, seen)
-                    seen.discard(there)
-
-        walk(origin, [], {origin})
-        return found
+        """The routes (link ids) a ``colour`` cube may take from ``origin``, for ``seat``
+        with an ``engine``: the first link its own, no city twice, ending at the first
+        city of the cube's colour, at most ``engine`` links long."""
+        return [list(route) for route in self._routes_from(state, net, seat, origin, engine)[colour]]
 
     def delivery_refusal(self, state: RotwState, a: Deliver) -> str | None:
         seat = a.seat
@@ -458,6 +682,14 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if h is None:
             raise MalformedAction(f"there is no hex {offset[0]},{offset[1]} on this map")
         return h
+
+    def parse_action(self, raw: Any, *, recorded: bool = False) -> Any:
+        """The kernel's reading of an action, except that a choice these rules listed
+        (the very object) is taken as it is: it was made from the rules' own values."""
+        store = self._stores.get(type(raw))
+        if store is not None and store.made(raw):
+            return raw
+        return super().parse_action(raw, recorded=recorded)
 
     def check_references(self, action: Any) -> None:
         if isinstance(action, LayTrack):
@@ -505,7 +737,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 seat = a.seat
                 if a.action == "build" and not self.track_choices(state, seat, first_only=True):
                     return "there is nowhere to build track"
-                if a.action == "urbanize" and not self.urbanize_choices(state, seat):
+                if a.action == "urbanize" and not self._can_urbanize(state):
                     return "there is no gray city or New City tile left to urbanize with"
                 if a.action == "deliver" and not self.deliveries(state, seat, first_only=True):
                     return "no goods cube can be delivered along your links now"
@@ -915,3 +1147,29 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         best = max(key.values())
         return Result(scores={n: v["total"] for n, v in final.items()},
                       winners=[n for n, k in key.items() if k == best], breakdown=final)
+
+
+def _walk_routes(net: dict[str, list[tuple[str, str]]], links: dict[str, Link],
+                 colour_of: dict[str, str], seat: int, engine: int,
+                 found: dict[str, list[tuple[str, ...]]], seen: set[str], route: list[str],
+                 city: str, moving: tuple[str, ...]) -> None:
+    """The walk of ``_routes_from``, from ``city`` with cubes of the ``moving`` colours
+    still on their way. (A function of the module, not a nested one calling itself:
+    that would be a reference cycle for the collector to find after every walk.)"""
+    for link_id, there in net.get(city, ()):
+        if there in seen or link_id in route:
+            continue
+        if not route and links[link_id].owner != seat:
+            continue
+        route.append(link_id)
+        here = colour_of[there]
+        onward = moving
+        if here in moving:
+            # The cube of that colour must stop at the first city of its colour.
+            found[here].append(tuple(route))
+            onward = tuple(c for c in moving if c != here)
+        if onward and len(route) < engine:
+            seen.add(there)
+            _walk_routes(net, links, colour_of, seat, engine, found, seen, route, there, onward)
+            seen.discard(there)
+        route.pop()

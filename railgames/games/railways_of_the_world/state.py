@@ -6,8 +6,10 @@ bag's counts are all on the table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import copy
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from typing import Any
 
 from railgames.core.events import Event
 from railgames.core.hexgrid import Hex
@@ -104,6 +106,51 @@ class RotwState:
     chance: Chance = field(default_factory=lambda: Chance(0))
     log: list[Event] = field(default_factory=list)
     final: dict[str, dict[str, int]] | None = None
+    # What the rules have worked out from the pieces (the network of complete
+    # links), each kept with what it was worked out from: not part of the game,
+    # so never compared or shown.
+    known: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RotwState:
+        """A copy sharing nothing that changes, made field by field: the search copies
+        states all the time, and ``copy.deepcopy``'s general walk is slow.
+
+        What the rules worked out (``known``) is kept: it still fits the copy, and
+        the rules check it against the pieces before using it.
+        """
+        new = object.__new__(RotwState)
+        memo[id(self)] = new
+        d = dict(self.__dict__)
+        d["players"] = [_shallow(p) for p in self.players]
+        d["cubes"] = {city: dict(here) for city, here in self.cubes.items()}
+        for name in _COPIED_DICTS:
+            d[name] = dict(d[name])
+        d["order"] = list(self.order)
+        d["markers"] = list(self.markers)
+        auction = self.auction
+        if auction is not None:
+            a = d["auction"] = _shallow(auction)
+            a.bidders = list(auction.bidders)
+            a.bids = dict(auction.bids)
+            a.dropped = list(auction.dropped)
+        if self.building is not None:
+            d["building"] = _shallow(self.building)
+        links = d["links"] = {}
+        for key, link in self.links.items():
+            k = links[key] = _shallow(link)
+            k.tiles = list(link.tiles)
+        d["hex_links"] = {h: list(ids) for h, ids in self.hex_links.items()}
+        if self.final is not None:
+            d["final"] = {name: dict(parts) for name, parts in self.final.items()}
+        d["chance"] = copy.deepcopy(self.chance, memo)
+        d["log"] = copy.deepcopy(self.log, memo)
+        new.__dict__.update(d)
+        return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What pickling keeps (a view sent to another process): not what the rules
+        worked out, which the other side works out again if it needs it."""
+        return self.__dict__ | {"known": {}}
 
     def to_act(self) -> int:
         if self.step is Step.AUCTION:
@@ -117,3 +164,20 @@ class RotwState:
     def links_of(self, seat: int, complete_only: bool = True) -> list[Link]:
         return [k for k in self.links.values()
                 if k.owner == seat and (k.complete or not complete_only)]
+
+
+def _shallow(obj: Any) -> Any:
+    """A new object of the same class with the same attribute values."""
+    new = object.__new__(type(obj))
+    new.__dict__.update(obj.__dict__)
+    return new
+
+
+# Fields of RotwState copied as one-level dicts by ``__deepcopy__`` (their values never change in place).
+_COPIED_DICTS = ("bag", "colour", "tiles_left", "side_link", "delivered", "urbanized", "options",
+                 "known")
+# Every field's copying is decided above: a new field must be added there too.
+assert {f.name for f in fields(RotwState)} == {
+    *_COPIED_DICTS, "players", "cubes", "order", "markers", "auction", "building", "links",
+    "hex_links", "final", "chance", "log", "turn", "step", "first", "round", "cursor",
+    "next_link", "end_turn", "opener"}, "RotwState.__deepcopy__ must copy every field"

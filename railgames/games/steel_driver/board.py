@@ -535,7 +535,7 @@ class SteelDriverCompanies(BoardPanel):
         return text
 
 
-class SteelDriverBoxes(Static):
+class SteelDriverBoxes(QuietStatic):
     """In the side panel: the company boxes in the order of play, the Pass row and
     the transcontinental link."""
 
