@@ -48,8 +48,18 @@ class GameLog(RichLog):
     the same frame as the border (the screen hears of it a frame later).
     """
 
+    follow = True  # the log shows its newest lines (False while a player reads back)
+
     def on_mount(self) -> None:
         self.border_title = "Log"
+
+    def on_resize(self) -> None:
+        # Lines written before the log had a size are written now, by RichLog's own
+        # handler (after this one), and with no scrolling: a log that follows the
+        # game is brought to its end once they are in.
+        if self.follow:
+            self.call_after_refresh(lambda: self.follow and self.scroll_end(
+                animate=False, immediate=True, x_axis=False))
 
     def on_focus(self) -> None:
         self.border_title = "Log · PgUp/PgDn Home/End"
@@ -388,6 +398,7 @@ class GameScreen(SizeGuard, Screen[None]):
             self._logged = 0
             self._log_viewer = viewer
             reading = False
+        log.follow = not reading
         fresh = [event_line(event) for event in events_[self._logged:]]
         if fresh:  # one write for many lines (a rewrite for another viewer) is much quicker
             log.write(Text("\n").join(fresh), scroll_end=False)
