@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -10,6 +9,7 @@ from typing import Any
 
 from railgames.core.events import Event
 from railgames.core.rng import Chance
+from railgames.core.state_copy import copy_by_fields
 
 
 class Step(StrEnum):
@@ -89,20 +89,9 @@ class NEState:
         return sum(self.cup.values()) + sum(sum(c.values()) for c in self.cubes.values())
 
     def __deepcopy__(self, memo: dict[int, Any]) -> NEState:
-        """The same copy ``copy.deepcopy`` makes field by field, made directly: a search
-        copies the state on every iteration. A field this does not know is deep-copied."""
-        new = object.__new__(NEState)
-        memo[id(self)] = new
-        fields = new.__dict__
-        for name, value in self.__dict__.items():
-            how = _COPY.get(name)
-            if how is not None:
-                fields[name] = how(value)
-            elif type(value) in _SHARED:
-                fields[name] = value
-            else:
-                fields[name] = copy.deepcopy(value, memo)
-        return new
+        """The same copy ``copy.deepcopy`` makes, made field by field: a search copies
+        the state on every iteration (see core/state_copy.py)."""
+        return copy_by_fields(self, memo, _COPY, _SHARED)
 
 
 def _copy_railway(r: Railway) -> Railway:

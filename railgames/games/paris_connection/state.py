@@ -8,7 +8,6 @@ remains, as at a table where the screens hide the colours but not the pile.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -17,6 +16,7 @@ from typing import Any
 from railgames.core.events import Event, SeenLogs
 from railgames.core.hexgrid import Hex
 from railgames.core.rng import Chance
+from railgames.core.state_copy import copy_by_fields
 
 
 class Step(StrEnum):
@@ -66,20 +66,9 @@ class PCState:
         return [h for h, here in self.board.items() if company in here]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> PCState:
-        """The same copy ``copy.deepcopy`` makes field by field, made directly: a search
-        copies the state on every iteration. A field this does not know is deep-copied."""
-        new = object.__new__(type(self))
-        memo[id(self)] = new
-        fields = new.__dict__
-        for name, value in self.__dict__.items():
-            how = _COPY.get(name)
-            if how is not None:
-                fields[name] = how(value)
-            elif type(value) in _SHARED:
-                fields[name] = value
-            else:
-                fields[name] = copy.deepcopy(value, memo)
-        return new
+        """The same copy ``copy.deepcopy`` makes, made field by field: a search copies
+        the state on every iteration (see core/state_copy.py)."""
+        return copy_by_fields(self, memo, _COPY, _SHARED)
 
 
 def _copy_shareholder(p: Shareholder) -> Shareholder:
