@@ -57,9 +57,20 @@ class GameLog(RichLog):
         # Lines written before the log had a size are written now, by RichLog's own
         # handler (after this one), and with no scrolling: a log that follows the
         # game is brought to its end once they are in.
+        # (A log only taller or shorter is brought to its end as it is laid out, below;
+        # this then finds it there and changes nothing.)
         if self.follow:
             self.call_after_refresh(lambda: self.follow and self.scroll_end(
                 animate=False, immediate=True, x_axis=False))
+
+    def _size_updated(self, size: Any, virtual_size: Any, container_size: Any,
+                      layout: bool = True) -> bool:
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if resized and self.follow and self._size_known:
+            # Taller or shorter as the panel above it changes: the newest lines stay
+            # in view in this same frame, not a frame later.
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        return resized
 
     def on_focus(self) -> None:
         self.border_title = "Log · PgUp/PgDn Home/End"
