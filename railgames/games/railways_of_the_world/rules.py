@@ -111,7 +111,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._stores: dict[type, Interned] = {
             cls: Interned(cls) for cls in (LayTrack, Deliver, Choose, Urbanize, UpgradeEngine,
                                            PassAction, PassBid, Cancel, EndBuild)}
-        self._listed_lay_track = self._stores[LayTrack].make
+        self._lay_store = self._stores[LayTrack]
+        self._listed_lay_track = self._lay_store.make
         self._listed_deliver = self._stores[Deliver].make
         self._listed_choose = self._stores[Choose].make
         self._listed_urbanize = self._stores[Urbanize].make
@@ -120,6 +121,11 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._listed_pass_bid = self._stores[PassBid].make
         self._listed_cancel = self._stores[Cancel].make
         self._listed_end_build = self._stores[EndBuild].make
+        # The first tiles of new links (listed at every build: see ``_first_tile_tables``)
+        # have a store of their own, as many as the board allows, so that it never
+        # starts afresh under the lists of them kept for each seat.
+        self._first_tiles = Interned(LayTrack, limit=1 << 62)
+        self._listed_first_tile = self._first_tiles.make
         self._city_ids = tuple(c.id for c in m.cities)
         self._ridges = m.ridges
         self._offset = {h: m.offset_of(h) for h in m.terrain}
@@ -179,7 +185,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if actions is None:
             offset = self._offset
             actions = self._first_tile_actions[seat] = [
-                self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_])
+                self._listed_first_tile(seat, offset[h], offset[entry], offset[exit_])
                 for entry, h, exit_ in self._first_tile_tables()[0]]
         return actions
 
@@ -219,7 +225,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                     if city is not None and city.id == start:
                         continue
                     offset = self._offset
-                    return self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_])
+                    return self._listed_first_tile(seat, offset[h], offset[entry], offset[exit_])
         return None
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
@@ -687,7 +693,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         """The kernel's reading of an action, except that a choice these rules listed
         (the very object) is taken as it is: it was made from the rules' own values."""
         store = self._stores.get(type(raw))
-        if store is not None and store.made(raw):
+        if store is not None and (store.made(raw) or (store is self._lay_store
+                                                      and self._first_tiles.made(raw))):
             return raw
         return super().parse_action(raw, recorded=recorded)
 
