@@ -363,6 +363,34 @@ def _same_json(a: Any, b: Any) -> bool:
 
 R = TypeVar("R", bound=Ruleset[Any])
 
+# The longest list of choices ``Game.apply`` looks through for the very action it is
+# given (a longer one is kept by the prompt only at a cost; its choices are checked).
+LISTED_LOOKUP = 64
+
+# The record's form (``model_dump(mode="json")``) of listed actions applied before, by
+# id, each kept with its action (so the id still names it): the rules list the same
+# action objects again and again (see ``Interned``). Started afresh past the limit.
+_RECORD_FORMS: dict[int, tuple[Any, dict[str, Any], bool]] = {}
+_RECORD_FORMS_LIMIT = 20_000
+
+
+def _record_form(action: Any) -> dict[str, Any]:
+    """``action.model_dump(mode="json")`` of a listed action, worked out once; each call
+    gives a new dict (and new lists in it), as ``model_dump`` does."""
+    known = _RECORD_FORMS.get(id(action))
+    if known is not None and known[0] is action:
+        form = known[1]
+        if known[2]:  # lists in it
+            return {k: (v.copy() if type(v) is list else v) for k, v in form.items()}
+        return form.copy()
+    form = action.model_dump(mode="json")
+    if len(_RECORD_FORMS) >= _RECORD_FORMS_LIMIT:
+        _RECORD_FORMS.clear()
+    lists = any(type(v) is list for v in form.values())
+    _RECORD_FORMS[id(action)] = (action, form, lists)
+    return {k: (v.copy() if type(v) is list else v) for k, v in form.items()} if lists \
+        else form.copy()
+
 
 class Game:
     """A game in progress: its record, its state, and its rules."""
@@ -371,6 +399,10 @@ class Game:
         self.ruleset = ruleset
         self.record = record
         self.state = state
+        # The last prompt given out: (the state, the record's length, the seat, its choices).
+        # While neither has moved on, one of those choices (the very object the rules
+        # made) is legal as it stands, so applying it skips checking it again.
+        self._prompted: tuple[Any, int, int, tuple[Any, ...]] | None = None
 
     # --- creation
     @classmethod
@@ -456,7 +488,24 @@ class Game:
         return self.record.players
 
     def prompt(self) -> Prompt | None:
-        return self.ruleset.prompt(self.state)
+        prompt = self.ruleset.prompt(self.state)
+        choices = None if prompt is None else prompt.choices
+        self._prompted = None if choices is None or len(choices) > LISTED_LOOKUP else (
+            self.state, len(self.record.actions), prompt.seat, tuple(choices))  # type: ignore[union-attr]
+        return prompt
+
+    def _listed(self, raw: Any) -> bool:
+        """Whether ``raw`` is one of the choices of the prompt last given for this very
+        state, the object itself: anything else (a dict, a copy, an action made
+        elsewhere, a state changed since) is parsed and checked in full."""
+        prompted = self._prompted
+        if prompted is None or prompted[0] is not self.state \
+                or prompted[1] != len(self.record.actions):
+            return False
+        for choice in prompted[3]:
+            if choice is raw:
+                return bool(raw.seat == prompted[2])
+        return False
 
     def legal_actions(self) -> list[Any]:
         return self.ruleset.legal_actions(self.state)
@@ -495,11 +544,14 @@ class Game:
 
     # --- the one way state changes
     def apply(self, raw: Mapping[str, Any] | Action, *, recorded: bool = False) -> list[Event]:
-        action = self.check(raw, recorded=recorded)
+        listed = self._listed(raw)
+        action: Any = raw if listed else self.check(raw, recorded=recorded)
+        self._prompted = None
         log = self.ruleset.log_of(self.state)
         start = len(log)
         self.ruleset.execute(self.state, action, EventLog(log, len(self.record.actions)))
-        self.record.actions.append(action.model_dump(mode="json"))
+        self.record.actions.append(_record_form(action) if listed
+                                   else action.model_dump(mode="json"))
         return log[start:]
 
     # --- undo: replay without the taken-back actions, within the rules of taking back

@@ -1,0 +1,129 @@
+"""The engine takes a choice the rules have just listed as it is, and checks anything else.
+
+``Game.apply`` skips parsing and checking an action only when it is the very object
+listed by the last prompt given for this state, with nothing applied since. A copy,
+a dict, a forged action, a choice of an earlier prompt or of a prompt since undone is
+parsed and checked in full: refused with a one-line reason, changing nothing.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from railgames.core.engine import LISTED_LOOKUP, Game
+from railgames.core.errors import IllegalAction, MalformedAction
+from railgames.core.record import PlayerSpec
+from railgames.core.simulate import bot_players, play_bot_game
+from railgames.games import GAMES, load_ruleset
+from railgames.games.railways_of_the_world.actions import Choose, PassAction
+from railgames.games.railways_of_the_world.state import Step
+
+
+def rotw_at_action() -> Game:
+    """A Mexico game of Railways of the World at its first round's action choice."""
+    rules = load_ruleset("railways-of-the-world", "rotw-mexico")
+    game = Game.new(rules, [PlayerSpec(name=n) for n in ("Ann", "Bob", "Cat")], 3)
+    while game.state.step is Step.AUCTION:
+        prompt = game.prompt()
+        assert prompt is not None
+        game.apply(next(c for c in prompt.choices if c.type == "pass_bid"))
+    assert game.state.step is Step.ACTION
+    return game
+
+
+def snapshot(game: Game) -> tuple[str, list[dict[str, object]], int]:
+    return repr(game.state), copy.deepcopy(game.record.actions), len(game.log)
+
+
+def test_a_listed_choice_is_recorded_as_its_json_form_in_a_dict_of_its_own() -> None:
+    game = rotw_at_action()
+    for _ in range(30):
+        prompt = game.prompt()
+        assert prompt is not None
+        choice = prompt.choices[-1]
+        game.apply(choice)
+        assert game.record.actions[-1] == choice.model_dump(mode="json")
+    forms = game.record.actions
+    assert len({id(f) for f in forms}) == len(forms)
+    # Changing one stored action changes no other, nor what the next one records.
+    first_pass = next(i for i, f in enumerate(forms) if f["type"] == "pass_action")
+    forms[first_pass]["seat"] = 99
+    assert all(f["seat"] != 99 for i, f in enumerate(forms) if i != first_pass)
+
+
+def test_a_choice_of_an_earlier_prompt_is_checked_again() -> None:
+    game = rotw_at_action()
+    prompt = game.prompt()
+    assert prompt is not None
+    upgrade = next(c for c in prompt.choices if c.type == "upgrade_engine")
+    build = next(c for c in prompt.choices if c.type == "choose" and c.action == "build")
+    game.apply(build)
+    before = snapshot(game)
+    # Listed a moment ago, but an action is under way now (and it is the same seat's turn).
+    with pytest.raises(IllegalAction, match="already under way"):
+        game.apply(upgrade)
+    assert snapshot(game) == before
+
+
+def test_a_choice_after_the_state_changed_under_the_prompt_is_checked_again() -> None:
+    game = rotw_at_action()
+    prompt = game.prompt()
+    assert prompt is not None
+    seat = prompt.seat
+    upgrade = next(c for c in prompt.choices if c.type == "upgrade_engine")
+    assert upgrade.level == 2
+    # The state is replaced after the prompt (as undo does), and the engine is level 2 in it.
+    game.state = copy.deepcopy(game.state)
+    game.state.players[seat].engine = 2
+    before = snapshot(game)
+    with pytest.raises(IllegalAction, match="one level at a time"):
+        game.apply(upgrade)
+    assert snapshot(game) == before
+
+
+def test_a_copy_a_dict_or_a_forged_action_is_parsed_and_checked() -> None:
+    game = rotw_at_action()
+    prompt = game.prompt()
+    assert prompt is not None
+    seat = prompt.seat
+    before = snapshot(game)
+    other = (seat + 1) % 3
+    # Equal to nothing listed, made outside the rules: not this seat's turn.
+    with pytest.raises(IllegalAction, match="turn"):
+        game.apply(PassAction(seat=other))
+    # Forged without validation, and slipped into the prompt's own list afterwards.
+    forged = Choose.model_construct(seat=seat, action="teleport")
+    prompt.choices.append(forged)
+    with pytest.raises((IllegalAction, MalformedAction)) as refused:
+        game.apply(forged)
+    assert "\n" not in refused.value.reason
+    with pytest.raises(MalformedAction, match="not a Railways of the World action"):
+        game.apply({"type": "choose", "seat": seat, "action": "build", "extra": 1})
+    assert snapshot(game) == before
+    # A listed choice's copy and its dict are legal, and applied after being checked.
+    game.apply(dict(prompt.choices[-2].model_dump(mode="json")))
+    assert game.record.actions[-1] == prompt.choices[-2].model_dump(mode="json")
+
+
+def test_long_lists_of_choices_are_checked_too() -> None:
+    game = rotw_at_action()
+    prompt = game.prompt()
+    assert prompt is not None
+    game.apply(next(c for c in prompt.choices if c.type == "choose" and c.action == "build"))
+    prompt = game.prompt()
+    assert prompt is not None and len(prompt.choices) > LISTED_LOOKUP
+    game.apply(prompt.choices[0])
+    assert game.record.actions[-1] == prompt.choices[0].model_dump(mode="json")
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_bot_games_replay_to_the_same_state_and_record(game_id: str) -> None:
+    """Whatever path each action took when played, replaying the record checks each
+    in full and ends in the same state."""
+    rules = load_ruleset(game_id)
+    game = play_bot_game(rules, bot_players(rules.min_players + 1, "random"), 5)
+    again = Game.replay(rules, game.record)
+    assert repr(again.state) == repr(game.state)
+    assert again.record.actions == game.record.actions
