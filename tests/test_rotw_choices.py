@@ -113,6 +113,7 @@ def test_listed_tiles_and_deliveries_are_those_the_rules_accept_in_order(
             listed = [(d.city, d.colour, d.links) for d in rules.deliveries(state, seat)]
             assert listed == plain_deliveries(rules, state, seat)
             assert bool(rules.deliveries(state, seat, first_only=True)) == bool(listed)
+            assert rules.can_deliver(state, seat) == bool(listed)
             deliveries += len(listed)
         if len(game.record.actions) % 25 == 0:
             # Each engine's routes, the biggest first: the smaller are taken from them.
@@ -122,6 +123,14 @@ def test_listed_tiles_and_deliveries_are_those_the_rules_accept_in_order(
                     for colour in CUBE_COLOURS:
                         assert rules._routes(state, net, seat, city, colour, engine) == \
                             plain_routes(state, net, seat, city, colour, engine)
+            # Whether anything can be delivered, for every seat and every engine.
+            for other, p in enumerate(state.players):
+                engine_now = p.engine
+                for engine in range(1, 9):
+                    p.engine = engine
+                    assert rules.can_deliver(state, other) == \
+                        bool(plain_deliveries(rules, state, other)), (other, engine)
+                p.engine = engine_now
         step_bot(game, bots)
     assert builds > 100 and deliveries > 10  # the game built and delivered along the way
 

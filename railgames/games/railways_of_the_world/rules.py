@@ -397,7 +397,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             out.append(self._listed_choose(seat, "urbanize"))
         if p.engine < MAX_ENGINE:
             out.append(self._listed_upgrade(seat, p.engine + 1))
-        if self.deliveries(state, seat, first_only=True):
+        if self.can_deliver(state, seat):
             out.append(self._listed_choose(seat, "deliver"))
         out.append(self._listed_pass_action(seat))
         return out
@@ -596,6 +596,83 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                         return out
         return out
 
+    def can_deliver(self, state: RotwState, seat: int) -> bool:
+        """Whether ``deliveries`` lists anything for ``seat``: some cube in one of its
+        cities is no more links from a city of its colour than its engine carries.
+
+        The fewest links from a city to each colour (see ``_nearest``) are kept with
+        the network, so this is a few lookups: it is asked at every action choice.
+        """
+        net, own = self._network(state)
+        mine = own.get(seat)
+        if not mine:
+            return False
+        engine = state.players[seat].engine
+        cubes = state.cubes
+        table = self._nearest_table(state, net)
+        for city in mine:
+            here = cubes.get(city)
+            if not here:
+                continue
+            nearest = table.get((seat, city))
+            if nearest is None:
+                nearest = table[(seat, city)] = self._nearest(state, net, seat, city)
+            for colour, count in here.items():
+                if count and nearest.get(colour, engine + 1) <= engine:
+                    return True
+        return False
+
+    @staticmethod
+    def _nearest(state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
+                 origin: str) -> dict[str, int]:
+        """Colour -> the fewest links a cube leaving ``origin`` along one of ``seat``'s
+        own links crosses to a city of that colour, never passing ``origin`` again
+        (up to ``MAX_ENGINE``).
+
+        A cube of that colour has a route (as ``_routes_from`` finds them) just when
+        this is at most the engine's level: the shortest way to the nearest city of
+        its colour passes no city twice and no other city of its colour (that one
+        would be nearer), and any route is at least that long.
+        """
+        links = state.links
+        colour_of = state.colour
+        nearest: dict[str, int] = {}
+        seen = {origin}
+        frontier = []
+        for link_id, there in net.get(origin, ()):
+            if there not in seen and links[link_id].owner == seat:
+                seen.add(there)
+                frontier.append(there)
+        distance = 1
+        while frontier:
+            for city in frontier:
+                colour = colour_of[city]
+                if colour not in nearest:
+                    nearest[colour] = distance
+            if distance >= MAX_ENGINE:
+                break
+            onward = []
+            for city in frontier:
+                for _, there in net.get(city, ()):
+                    if there not in seen:
+                        seen.add(there)
+                        onward.append(there)
+            frontier = onward
+            distance += 1
+        return nearest
+
+    @staticmethod
+    def _nearest_table(state: RotwState, net: dict[str, list[tuple[str, str]]]
+                       ) -> dict[tuple[int, str], dict[str, int]]:
+        """(seat, city) -> ``_nearest``, as kept on the state for ``net`` and the
+        cities' colours now."""
+        colours_now = tuple(state.colour.values())
+        known = state.known.get("nearest")
+        if known is None or known[0] is not net or known[1] != colours_now:
+            known = (net, colours_now, {})
+            state.known["nearest"] = known
+        return known[2]  # type: ignore[no-any-return]
+
     def _routes_from(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
                      origin: str, engine: int) -> dict[str, list[tuple[str, ...]]]:
         """Colour -> the routes (link ids) a cube of that colour may take from ``origin``,
@@ -746,7 +823,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                     return "there is nowhere to build track"
                 if a.action == "urbanize" and not self._can_urbanize(state):
                     return "there is no gray city or New City tile left to urbanize with"
-                if a.action == "deliver" and not self.deliveries(state, seat, first_only=True):
+                if a.action == "deliver" and not self.can_deliver(state, seat):
                     return "no goods cube can be delivered along your links now"
             return None
         if isinstance(a, Cancel):
