@@ -111,8 +111,20 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._stores: dict[type, Interned] = {
             cls: Interned(cls) for cls in (LayTrack, Deliver, Choose, Urbanize, UpgradeEngine,
                                            PassAction, PassBid, Cancel, EndBuild)}
-        self._lay_store = self._stores[LayTrack]
+        self._board_neighbours = {
+            h: tuple(n for n in neighbours(h) if n in m.terrain) for h in m.terrain
+        }
+        # Tiles are as many as the board has ways through its hexes, for each seat: the
+        # store of them holds them all rather than start afresh (and make them again).
+        ways = sum(len(around) * (len(around) - 1) for h, around in self._board_neighbours.items()
+                   if m.terrain[h] not in ("city", "partial"))
+        self._stores[LayTrack] = self._lay_store = Interned(
+            LayTrack, limit=max(20_000, ways * self.max_players + 1))
         self._listed_lay_track = self._lay_store.make
+        # (seat, entry, hex) -> the tiles the board allows from ``entry`` through ``hex``:
+        # (exit, its side, the city there or None, the action), made when first listed.
+        self._extension_tiles: dict[tuple[int, Hex, Hex],
+                                    tuple[tuple[Hex, tuple[Hex, Hex], str | None, Any], ...]] = {}
         self._listed_deliver = self._stores[Deliver].make
         self._listed_choose = self._stores[Choose].make
         self._listed_urbanize = self._stores[Urbanize].make
@@ -130,9 +142,6 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._ridges = m.ridges
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._hex_at = {off: h for h, off in self._offset.items()}
-        self._board_neighbours = {
-            h: tuple(n for n in neighbours(h) if n in m.terrain) for h in m.terrain
-        }
         # The first tiles of new links, as tables (see ``_first_tile_tables``), made when
         # a build is first listed.
         self._first_tables: tuple[list[tuple[Hex, Hex, Hex]], int, dict[tuple[Hex, Hex], int],
@@ -442,20 +451,35 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         here = state.hex_links.get(h, ())
         if link.id in here or len(here) >= TRACKS_PER_HEX:
             return
-        terrain = self._terrain
+        ways = self._extension_tiles.get((seat, entry, h))
+        if ways is None:
+            ways = self._extension_ways(seat, entry, h)
         sides = state.side_link
-        city_at = self._city_at
-        offset = self._offset
+        start = link.start
         tiles = link.tiles
-        for exit_ in self._board_neighbours[h]:
-            if exit_ == entry or terrain[exit_] == "partial" or _side(h, exit_) in sides:
+        for exit_, side, city, action in ways:
+            if side in sides or city == start or exit_ in tiles:
                 continue
-            city = city_at.get(exit_)
-            if (city is not None and city.id == link.start) or exit_ in tiles:
-                continue
-            out.append(self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_]))
+            out.append(action)
             if first_only:
                 return
+
+    def _extension_ways(self, seat: int, entry: Hex, h: Hex
+                        ) -> tuple[tuple[Hex, tuple[Hex, Hex], str | None, Any], ...]:
+        """The tiles through ``h`` from ``entry`` that the board allows (see ``_extension_tiles``):
+        every neighbour but ``entry`` and the partial hexes, in the board's order."""
+        terrain = self._terrain
+        city_at = self._city_at
+        offset = self._offset
+        ways = []
+        for exit_ in self._board_neighbours[h]:
+            if exit_ == entry or terrain[exit_] == "partial":
+                continue
+            city = city_at.get(exit_)
+            ways.append((exit_, _side(h, exit_), None if city is None else city.id,
+                         self._listed_lay_track(seat, offset[h], offset[entry], offset[exit_])))
+        found = self._extension_tiles[(seat, entry, h)] = tuple(ways)
+        return found
 
     def _tile_refusal(self, state: RotwState, seat: int, entry: Hex, h: Hex,
                       link: Link | None) -> str | None:
