@@ -10,6 +10,7 @@ docs/rulings/railways-of-the-world.md; comments below name them.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from itertools import compress
 from operator import attrgetter
 from typing import Any, ClassVar
@@ -71,8 +72,31 @@ def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
     return (a, b) if a <= b else (b, a)
 
 
+# Amounts written before (prices, bids, cash): the log writes the same few again and again.
+_MONEY: dict[int, str] = {}
+
+
 def money(amount: int) -> str:
-    return f"-${-amount:,}" if amount < 0 else f"${amount:,}"
+    text = _MONEY.get(amount)
+    if text is None:
+        text = f"-${-amount:,}" if amount < 0 else f"${amount:,}"
+        if len(_MONEY) < 10_000:
+            _MONEY[amount] = text
+    return text
+
+
+_PROMPT_FIELDS = ("seat", "step", "text", "choices", "amount", "help")
+assert tuple(f.name for f in fields(Prompt)) == _PROMPT_FIELDS, "_prompt must fill every field"
+
+
+def _prompt(seat: int, step: str, text: str, choices: list[Any], amount: AmountInput | None = None,
+            help: str = "") -> Prompt:
+    """``Prompt(...)`` with a list of choices, made without the frozen dataclass's
+    field-by-field setting: the rules make one on every step."""
+    prompt: Prompt = object.__new__(Prompt)
+    prompt.__dict__.update(seat=seat, step=step, text=text, choices=choices, amount=amount,
+                           help=help)
+    return prompt
 
 
 def plural(n: int, word: str) -> str:
@@ -361,7 +385,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             low = max(MIN_BID, auction.high_bid + BID_STEP)
             high = f"high bid {money(auction.high_bid)} by {self._name(state, auction.high_seat)}" \
                 if auction.high_seat is not None else "no bid yet"
-            return Prompt(
+            return _prompt(
                 seat=seat, step="Auction",
                 text=f"{name}: bid for the First Player marker ({high}) or pass for good",
                 choices=[self._listed_pass_bid(seat)],
@@ -372,7 +396,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             )
         where = f"Turn {state.turn}, round {state.round} of {ROUNDS}"
         if state.step is Step.ACTION:
-            return Prompt(seat=seat, step=where,
+            return _prompt(seat=seat, step=where,
                           text=f"{name}: build track, urbanize, upgrade the engine or deliver a cube",
                           choices=self.action_choices(state, seat),
                           help="One action per round; bonds are issued when money runs short.")
@@ -384,16 +408,16 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 choices.append(self._listed_end_build(seat))
             else:
                 choices.append(self._listed_cancel(seat))
-            return Prompt(seat=seat, step=where,
+            return _prompt(seat=seat, step=where,
                           text=f"{name}: lay track ({b.laid}/{MAX_TILES} tiles, {money(b.cost)})",
                           choices=choices,
                           help="Open $2,000, water $3,000, mountain $4,000, each ridge crossed "
                                "$4,000 more. Reaching a city completes the link.")
         if state.step is Step.URBANIZE:
-            return Prompt(seat=seat, step=where,
+            return _prompt(seat=seat, step=where,
                           text=f"{name}: urbanize a gray city for {money(URBANIZE_COST)}",
                           choices=[*self.urbanize_choices(state, seat), self._listed_cancel(seat)])
-        return Prompt(seat=seat, step=where,
+        return _prompt(seat=seat, step=where,
                       text=f"{name}: deliver a goods cube (engine level {p.engine})",
                       choices=[*self.deliveries(state, seat), self._listed_cancel(seat)])
 
@@ -543,8 +567,10 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
     def _can_urbanize(self, state: RotwState) -> bool:
         """Whether ``urbanize_choices`` lists anything (a gray city and a New City tile left)."""
         tiles_left = state.tiles_left
-        return (any(tiles_left.get(c, 0) > 0 for c in CUBE_COLOURS)
-                and GRAY in state.colour.values())
+        for colour in CUBE_COLOURS:
+            if tiles_left.get(colour, 0) > 0:
+                return GRAY in state.colour.values()
+        return False
 
     # ------------------------------------------------------------ deliveries
     def network(self, state: RotwState) -> dict[str, list[tuple[str, str]]]:
