@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 SETUP = -1  # action index of events that happen while the game is set up
@@ -51,10 +51,19 @@ class EventLog:
         rule: str | tuple[str, ...] = (),
         **data: Any,
     ) -> Event:
-        rules = (rule,) if isinstance(rule, str) else tuple(rule)
-        event = Event(self.action_index, text, kind, data, chance, visible_to, rules)
+        # Event(...) made without the frozen dataclass's field-by-field setting: every
+        # action adds a line or more, and searches play thousands of actions.
+        event = _new(Event)
+        event.__dict__.update(action=self.action_index, text=text, kind=kind, data=data,
+                              chance=chance, visible_to=visible_to,
+                              rules=(rule,) if isinstance(rule, str) else tuple(rule))
         self._log.append(event)
         return event
+
+
+_new = object.__new__
+assert [f.name for f in fields(Event)] == [
+    "action", "text", "kind", "data", "chance", "visible_to", "rules"], "EventLog.add sets every field"
 
 
 class SeenLogs(dict[int | None, tuple[int, Event | None, list[Event]]]):
