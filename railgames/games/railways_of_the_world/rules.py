@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields
-from itertools import compress
-from operator import attrgetter
+from itertools import chain, compress, repeat
+from operator import attrgetter, le, ne
 from typing import Any, ClassVar
 
 from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
@@ -223,15 +223,39 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         return actions
 
     def _open_first_tiles(self, state: RotwState) -> int:
-        """The bits of the new links' first tiles legal with the track on the board now."""
+        """The bits of the new links' first tiles legal with the track on the board now.
+
+        The bits blocked are kept on the state with the track they were found for
+        (the sides taken, the hexes with track and how many tracks each has). Track
+        is mostly added between two builds: then only what was added is looked at.
+        """
         _, every, by_side, by_hex = self._first_tile_tables()
+        sides = state.side_link
+        used = state.hex_links
+        track = (tuple(sides), tuple(used), tuple(map(len, used.values())))
+        known = state.known.get("first_blocked")
+        if known is not None and known[0] == track:
+            return every & ~known[1]  # type: ignore[no-any-return]
         get = by_side.get
         blocked = 0
-        for side in state.side_link:
-            blocked |= get(side, 0)
-        for h, here in state.hex_links.items():
-            if len(here) >= TRACKS_PER_HEX:
-                blocked |= by_hex.get(h, 0)
+        sides_now, hexes_now, counts_now = track
+        if known is not None and _only_added(known[0], track):
+            sides_then, hexes_then, counts_then = known[0]
+            blocked = known[1]
+            for side in sides_now[len(sides_then):]:
+                blocked |= get(side, 0)
+            # The hexes whose tracks grew (or that have track now, being new at the end).
+            for i in compress(range(len(counts_now)),
+                              map(ne, chain(counts_then, repeat(-1)), counts_now)):
+                if counts_now[i] >= TRACKS_PER_HEX:
+                    blocked |= by_hex.get(hexes_now[i], 0)
+        else:
+            for side in sides:
+                blocked |= get(side, 0)
+            for h, here in used.items():
+                if len(here) >= TRACKS_PER_HEX:
+                    blocked |= by_hex.get(h, 0)
+        state.known["first_blocked"] = (track, blocked)
         return every & ~blocked
 
     def _first_open_tile(self, state: RotwState, seat: int) -> Any:
@@ -1281,6 +1305,16 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         best = max(key.values())
         return Result(scores={n: v["total"] for n, v in final.items()},
                       winners=[n for n, k in key.items() if k == best], breakdown=final)
+
+
+def _only_added(before: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]],
+                now: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]]) -> bool:
+    """Whether the track ``now`` (sides taken, hexes with track, tracks in each) is the
+    track ``before`` with more added: every side still taken, in the same order, and
+    every hex with track still there with at least as many tracks."""
+    sides, hexes, counts = before
+    return (now[0][:len(sides)] == sides and now[1][:len(hexes)] == hexes
+            and all(map(le, counts, now[2])))
 
 
 def _walk_routes(net: dict[str, list[tuple[str, str]]], links: dict[str, Link],
