@@ -61,6 +61,7 @@ RIDGE_COST = 4000
 ROUNDS = 3
 TRACKS_PER_HEX = 2  # a hex holds one track, or two crossing
 BID_WINDOW = 20_000  # how far above the lowest bid the prompt's range reaches
+_BUILD_RULES = (R.BUILD,)
 _BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 _END_OF = attrgetter("end")
 # No route for any colour (shared: never changed).
@@ -1075,27 +1076,41 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         else:
             link = next(k for k in state.links.values() if not k.complete and k.tiles[-1] == entry
                         and k.owner == seat)
-        cost, ridges = self.lay_cost(entry, h, exit_, new_link)
+        # As ``lay_cost``, the hexes being neighbours (the action was checked).
+        exit_side = _side(h, exit_)
+        ridges = int(exit_side in self._ridges)
+        if new_link:
+            ridges += _side(entry, h) in self._ridges
+        terrain = self._terrain[h]
+        cost = TERRAIN_COST[terrain] + RIDGE_COST * ridges
         issued = self.pay(state, seat, cost, log, "track")
         if link is None:
             link = Link(id=f"L{state.next_link}", owner=seat, start=self._city_at[entry].id,
                         tiles=[], toward=h)
             state.next_link += 1
             state.links[link.id] = link
-            state.side_link[side_key(entry, h)] = link.id
-        b.link = link.id
+            state.side_link[_side(entry, h)] = link.id
+        link_id = link.id
+        b.link = link_id
         link.tiles.append(h)
         link.toward = exit_
-        state.hex_links.setdefault(h, []).append(link.id)
-        state.side_link[side_key(h, exit_)] = link.id
+        here = state.hex_links.get(h)
+        if here is None:
+            here = state.hex_links[h] = []
+        here.append(link_id)
+        state.side_link[exit_side] = link_id
         b.laid += 1
         b.cost += cost
-        crossing = " (a crossing)" if len(state.hex_links[h]) > 1 else ""
-        rules = (R.BUILD, *((R.RIDGE,) if ridges else ()), *((R.CROSSING,) if crossing else ()))
-        ridge_text = f", {plural(ridges, 'ridge')}" if ridges else ""
-        log.add(f"{self._name(state, seat)} lays track on {self.hex_name(h)}{crossing} for "
-                f"{money(cost)} ({self._terrain[h]}{ridge_text}).", "lay_track", rule=rules, seat=seat,
-                link=link.id, hex=list(self._offset[h]), cost=cost, ridges=ridges, bonds=issued)
+        crossing = " (a crossing)" if len(here) > 1 else ""
+        if ridges or crossing:
+            rules: tuple[str, ...] = (R.BUILD, *((R.RIDGE,) if ridges else ()),
+                                      *((R.CROSSING,) if crossing else ()))
+            ridge_text = f", {plural(ridges, 'ridge')}" if ridges else ""
+        else:
+            rules, ridge_text = _BUILD_RULES, ""
+        log.add(f"{state.players[seat].name} lays track on {self.hex_name(h)}{crossing} for "
+                f"{money(cost)} ({terrain}{ridge_text}).", "lay_track", rule=rules, seat=seat,
+                link=link_id, hex=list(self._offset[h]), cost=cost, ridges=ridges, bonds=issued)
         city = self._city_at.get(exit_)
         if city is not None:
             link.end = city.id
