@@ -18,6 +18,7 @@ full) when the terminal's size changes or the app comes back from a suspend.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from os.path import commonprefix
 from typing import Any
 
 from rich.cells import _is_single_cell_widths, get_character_cell_size
@@ -32,6 +33,12 @@ from textual.strip import Strip
 MIN_BAND = 4
 SHIFT_EDGE = 3  # columns at the right edge left out when matching a sideways shift
 PIECE = 16  # the length of the pieces of a row looked for in the rows above and below
+
+# A row whose end moved sideways (a footer whose keys changed) is moved on the
+# terminal when at least this many cells changed and this many letters move, by at
+# most TAIL_SHIFT columns.
+TAIL_MIN = 8
+TAIL_SHIFT = 40
 
 # A run of unchanged cells at most this long between two changed ones is written
 # again rather than skipped with a cursor move (which costs about as many bytes).
@@ -183,16 +190,120 @@ class ScreenDiff:
                 # again. The same update written cell by cell decides.
                 self._restore(before)
                 plain: list[str] = []
-                for y, x, chars, keys, styles in painted:
-                    self._write_line(plain, y, x, chars, keys, styles, color_system)
+                self._write_painted(plain, painted, full, color_system)
                 cell_by_cell = "".join(plain)
                 if len(cell_by_cell) <= len(with_moves):
                     return cell_by_cell
                 self._restore(after)
                 return with_moves
-        for y, x, chars, keys, styles in painted:
-            self._write_line(out, y, x, chars, keys, styles, color_system)
+        self._write_painted(out, painted, full, color_system)
         return "".join(out)
+
+    def _write_painted(self, out: list[str], painted: list[Any], full: dict[int, Row],
+                       color_system: ColorSystem) -> None:
+        """Write what an update paints, row by row. Where the end of a row shows what
+        the terminal has a few columns to the left or right (a footer whose keys changed
+        near its start), that end is moved on the terminal, if that costs fewer bytes."""
+        rows: dict[int, list[Any]] = {}
+        for piece in painted:
+            rows.setdefault(piece[0], []).append(piece)
+        for y, pieces in rows.items():
+            found = self._tail_shift(y, full[y]) if y in full else None
+            if found is None:
+                for _, x, chars, keys, styles in pieces:
+                    self._write_line(out, y, x, chars, keys, styles, color_system)
+                continue
+            before = self._copy_row(y)
+            plain: list[str] = []
+            for _, x, chars, keys, styles in pieces:
+                self._write_line(plain, y, x, chars, keys, styles, color_system)
+            after = self._copy_row(y)
+            self._restore_row(y, before)
+            shifted: list[str] = []
+            self._move_tail(shifted, y, *found)
+            chars, keys, styles = full[y]
+            self._write_line(shifted, y, 0, chars, keys, styles, color_system)
+            if len("".join(shifted)) < len("".join(plain)):
+                out.extend(shifted)
+            else:
+                self._restore_row(y, after)
+                out.extend(plain)
+
+    def _copy_row(self, y: int) -> tuple[Any, ...]:
+        return self.chars[y][:], self.keys[y][:], self.styles[y][:], self._pen
+
+    def _restore_row(self, y: int, saved: tuple[Any, ...]) -> None:
+        self.chars[y], self.keys[y], self.styles[y], self._pen = saved
+
+    def _tail_shift(self, y: int, row: Row) -> tuple[int, int, int] | None:
+        """(d, t, e): row ``y`` is to show from column t to column e what the terminal
+        shows d columns further left (right if d < 0), and from e on what it shows there
+        now: a footer whose first keys changed, its last key fixed at the right edge.
+        None when no such move keeps enough of the row."""
+        chars, keys, _ = row
+        old_chars, old_keys = self.chars[y], self.keys[y]
+        width = self.width
+        if "" in chars or "" in old_chars:
+            return None  # wide characters: not moved cell by cell
+        changed = sum(1 for a, b, c, d in zip(chars, keys, old_chars, old_keys, strict=False)
+                      if a != c or b != d)
+        if changed < TAIL_MIN:
+            return None
+        # What stays where it is at the end of the row.
+        e = width
+        while e > 0 and chars[e - 1] == old_chars[e - 1] and keys[e - 1] == old_keys[e - 1]:
+            e -= 1
+        best: tuple[int, int, int] | None = None
+        best_len = 0
+        new_text, old_text = "".join(chars), "".join(old_chars)
+        for step in range(1, min(TAIL_SHIFT, width // 2) + 1):
+            for d in (step, -step):
+                end = min(e, width + d)  # the moved part is [t, end)
+                if end - d > width or end <= 0 or end - d <= 0:
+                    continue
+                # The characters first, as strings (quick), then their styles.
+                length = len(commonprefix([new_text[end - 1::-1],
+                                           old_text[end - d - 1::-1][:end]]))
+                if length <= best_len:
+                    continue
+                t = end - length
+                while t < end and keys[t:end] != old_keys[t - d:end - d]:
+                    t += 1 + next(i for i in range(end - t)
+                                  if keys[t + i] != old_keys[t + i - d])
+                if end - t > best_len and sum(ch != " " for ch in chars[t:end]) >= TAIL_MIN:
+                    best, best_len = (d, t, end), end - t
+        return best
+
+    def _move_tail(self, out: list[str], y: int, d: int, t: int, e: int) -> None:
+        """Insert (d > 0) or delete (d < 0) characters in row y so that from column t to
+        e it shows what was d columns away, and from e on what was there."""
+        # What follows the moved part stays in place: blanks before it are taken out
+        # (first, so that nothing at the right edge is pushed off) or put in.
+        if d > 0:
+            if e < self.width:
+                self._delete(out, y, e - d, d)
+            self._insert(out, y, t - d, d)
+        else:
+            self._delete(out, y, t, -d)
+            if e < self.width + d:
+                self._insert(out, y, e + d, -d)
+
+    def _insert(self, out: list[str], y: int, at: int, n: int) -> None:
+        """n blanks at column ``at`` of row y; the rest of the row moves right."""
+        out.append(f"\x1b[{y + 1};{at + 1}H\x1b[{n}@")
+        width = self.width
+        for line in (self.chars, self.keys, self.styles):
+            row = line[y]
+            fill = UNKNOWN if line is self.chars else None  # their background: the pen's
+            line[y] = row[:at] + [fill] * n + row[at:width - n]
+
+    def _delete(self, out: list[str], y: int, at: int, n: int) -> None:
+        """n characters at column ``at`` of row y deleted; the rest of the row moves left."""
+        out.append(f"\x1b[{y + 1};{at + 1}H\x1b[{n}P")
+        for line in (self.chars, self.keys, self.styles):
+            row = line[y]
+            fill = UNKNOWN if line is self.chars else None
+            line[y] = (row[:at] + row[at + n:] + [fill] * n)[:self.width]
 
     def _copy(self) -> tuple[Any, ...]:
         return ([row[:] for row in self.chars], [row[:] for row in self.keys],
@@ -355,21 +466,30 @@ class ScreenDiff:
             group_key: object = None  # what the group's style shows on a character
             group_blank: object = None  # and on a blank
             group_style: Style | None = None
+            blanks_only = False  # the group is blanks so far
             for i in range(i0, i1):
                 ch = chars[i]
                 style = styles[i]
                 if group:
                     if style is group_style:
                         group.append(ch)
+                        blanks_only = blanks_only and ch == " "
                         continue
                     key, blank = _keys(style, color_system)
                     if (ch == " " and blank == group_blank) or (ch != " " and key == group_key):
                         group.append(ch)  # looks the same in the group's style
+                        blanks_only = blanks_only and ch == " "
+                        continue
+                    if blanks_only and blank == group_blank:
+                        # Blanks look the same in this character's style: one piece.
+                        group_style, group_key, blanks_only = style, key, False
+                        group.append(ch)
                         continue
                     self._emit(out, group_style, "".join(group), color_system)
                     group = []
                 group_style = style
                 group_key, group_blank = _keys(style, color_system)
+                blanks_only = ch == " "
                 group.append(ch)
             if group:
                 self._emit(out, group_style, "".join(group), color_system)
@@ -393,6 +513,10 @@ class ScreenDiff:
             return
         pen = _DEFAULT_PEN if style is None else _pen_of(style, color_system)
         old = self._pen
+        if old is not None and pen != old and not text.strip(" ") and not pen[0] & _ON_BLANKS:
+            # Blanks show only their background: the colour and such attributes as
+            # bold stay as they are; only what shows on a blank has to change.
+            pen = (old[0] - _ON_BLANKS, old[1], pen[2])
         if pen != old:
             self._pen = pen
             attrs, fg, bg = pen
@@ -423,6 +547,8 @@ _DEFAULT_PEN: Pen = (frozenset(), None, None)
 _OFF = {"1": "22", "2": "22", "3": "23", "4": "24", "21": "24", "5": "25", "6": "25",
         "7": "27", "8": "28", "9": "29", "51": "54", "52": "54", "53": "55"}
 _PENS: dict[str, Pen] = {}
+# Attributes that show on a blank cell (on the others only the background shows).
+_ON_BLANKS = frozenset({"4", "21", "7", "9", "53", "51", "52"})
 
 
 def _pen_of(style: Style, color_system: ColorSystem) -> Pen:

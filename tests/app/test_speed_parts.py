@@ -267,7 +267,10 @@ def test_screen_diff_leaves_the_screen_textual_would() -> None:
     console = Console(width=40, color_system="truecolor", force_terminal=True)
     rnd = random.Random(3)
     styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style(),
-              Style(meta={"offset": (1, 2)})]  # metadata never reaches the terminal
+              Style(meta={"offset": (1, 2)}),  # metadata never reaches the terminal
+              # reverse video and underlines show on blanks too; bold does not
+              Style(color="green", reverse=True, bold=True), Style(underline=True, color="red"),
+              Style(color="yellow", bgcolor="white", bold=True)]
     width, height = 40, 6
     diff = ScreenDiff()
     diff.resize(width, height)
@@ -358,7 +361,8 @@ class Terminal:
                 self.y = self.x = 0
             elif m.group(6):  # delete characters: the rest of the row moves left
                 n, row = int(m.group(6)), self.screen[self.y]
-                self.screen[self.y] = row[:self.x] + row[self.x + n:] + [(" ", "")] * n
+                self.screen[self.y] = (row[:self.x] + row[self.x + n:] + [(" ", "")] * n
+                                       )[:self.width]
             elif m.group(7):  # insert blanks: the rest of the row moves right
                 n, row = int(m.group(7)), self.screen[self.y]
                 self.screen[self.y] = (row[:self.x] + [(" ", "")] * n + row[self.x:])[:self.width]
@@ -456,6 +460,86 @@ def test_a_log_moving_down_beside_a_still_board_moves_nothing_on_the_terminal() 
     assert "r" not in re.sub(r"\x1b\[[0-9;]*[Hm]", "", ours).replace("log line", ""), ours
     board_text = "".join(seg.text for seg in board[5])
     assert board_text.strip() and board_text not in ours  # the board is not written again
+
+
+def test_keys_that_come_and_go_near_a_footers_start_move_the_rest_on_the_terminal() -> None:
+    # A footer whose first keys change: the keys after them move a few columns. The
+    # terminal moves them (inserting or deleting characters) and only the new keys
+    # are written; the screen ends up as Textual would leave it.
+    console = Console(width=90, color_system="truecolor", force_terminal=True)
+    width, height = 90, 3
+    key_style = Style(color="rgb(255,166,43)", bgcolor="rgb(36,47,56)", bold=True)
+    text_style = Style(color="rgb(224,224,224)", bgcolor="rgb(36,47,56)")
+
+    def footer(keys: list[tuple[str, str]]) -> LayoutUpdate:
+        segments = []
+        for key, what in keys:
+            segments += [Segment(f" {key} ", key_style), Segment(f"{what} ", text_style)]
+        used = sum(len(seg.text) for seg in segments)
+        segments.append(Segment(" " * (width - used), text_style))
+        rows = [[Strip([Segment("board".ljust(width))], width)] for _ in range(height - 1)]
+        return LayoutUpdate([*rows, [Strip(segments, width)]], Region(0, 0, width, height))
+
+    always = [("l", "Log"), ("u", "Undo"), ("s", "Save"), ("v", "History"), ("?", "Help"),
+              ("q", "Quit")]
+    frames = [[("e", "End build"), ("esc", "Back"), *always],
+              [("⏎", "Choose hex"), ("e", "End build"), *always],  # the tail moves right
+              [("e", "End"), *always],  # and left
+              [("e", "End"), *always]]  # the same: nothing to write
+    diff = ScreenDiff()
+    diff.resize(width, height)
+    term, expected = Terminal(width, height), Terminal(width, height)
+    term.feed(diff.render(footer(frames[0]), console))
+    expected.feed(footer(frames[0]).render_segments(console))
+    sizes = []
+    for keys in frames[1:]:
+        ours = diff.render(footer(keys), console)
+        term.feed(ours)
+        expected.feed(footer(keys).render_segments(console))
+        assert term.screen == expected.screen, keys
+        sizes.append(len(ours))
+        assert "History" not in ours  # the keys that stay are moved, not written again
+    assert sizes[2] == 0
+    assert re.search(r"\x1b\[\d+@", "".join(diff.render(footer(frames[1]), console))), \
+        "inserting characters moves the tail right"
+
+
+def test_rows_whose_keys_change_at_random_end_as_textual_would_leave_them() -> None:
+    # Footers of random keys, some with a key fixed at the right edge, changed at
+    # random: whatever is moved on the terminal, it shows what Textual meant.
+    width, height = 50, 2
+    console = Console(width=width, color_system="truecolor", force_terminal=True)
+    styles = [Style(color="red", bgcolor="blue", bold=True), Style(color="white", bgcolor="blue"),
+              Style(bgcolor="blue"), Style(reverse=True)]
+    words = ["Log", "Undo", "Save", "History", "Help", "Quit", "End build", "Back", "Choose hex"]
+
+    def footer(rnd: random.Random) -> Strip:
+        while True:
+            segments = []
+            for word in rnd.sample(words, rnd.randint(0, 6)):
+                segments += [Segment(f" {word[0]} ", styles[0]),
+                             Segment(word + " ", rnd.choice(styles[1:]))]
+            right = Segment(" ^p palette ", styles[0]) if rnd.random() < 0.5 else Segment("")
+            pad = width - sum(len(seg.text) for seg in segments) - len(right.text)
+            if pad >= 0:
+                return Strip([*segments, Segment(" " * pad, styles[2]), right], width)
+
+    moved = 0
+    for seed in range(60):
+        rnd = random.Random(seed)
+        diff = ScreenDiff()
+        diff.resize(width, height)
+        term, expected = Terminal(width, height), Terminal(width, height)
+        rows = [footer(rnd) for _ in range(height)]
+        for _ in range(25):
+            rows[rnd.randrange(height)] = footer(rnd)
+            update = LayoutUpdate([[row] for row in rows], Region(0, 0, width, height))
+            ours = diff.render(update, console)
+            moved += bool(re.search(r"\x1b\[\d+[@P]", ours))
+            term.feed(ours)
+            expected.feed(update.render_segments(console))
+            assert term.screen == expected.screen, seed
+    assert moved  # some rows were moved on the terminal
 
 
 # ------------------------------------------------------------------ the footer

@@ -353,8 +353,10 @@ class NewEnglandBoard(GraphBoard):
                 styles[row][col] = style
             if place.demand_cells:
                 (c1, _), (c2, _) = place.demand_cells
+                # The separator in the demand's colour: name, dot and letter are one
+                # piece of one colour (a grey dot cost two colour changes a city).
                 chars[row][c1] = DEMAND_SEPARATOR
-                styles[row][c1] = DIM
+                styles[row][c1] = STYLE(commodity_style(city.demand))
                 chars[row][c2] = commodity_letter(city.demand)
                 styles[row][c2] = STYLE(commodity_style(city.demand))
             if place.marker is not None and city.id in self.highlighted:
