@@ -226,3 +226,32 @@ def test_what_the_rules_worked_out_stays_out_of_a_pickled_state() -> None:
     sent = pickle.loads(pickle.dumps(state))
     assert sent == state and sent.known == {} and state.known
     assert rules.prompt(sent) == rules.prompt(state)  # worked out again on the other side
+
+
+def test_listed_actions_are_made_as_the_kernel_makes_trusted_ones() -> None:
+    """The rules make the actions they list directly; each is the same object, field
+    for field, that ``Action.trusted`` and pydantic's own construction give."""
+    rules = make_ruleset("rotw-eastern-us")
+    game = Game.new(rules, bot_players(4, "random"), 2)
+    bots = bots_for(game, 2)
+    seen: set[type] = set()
+    for _ in range(600):
+        prompt = game.prompt()
+        assert prompt is not None
+        for action in prompt.choices:
+            cls = type(action)
+            values = dict(action.__dict__)
+            trusted = cls.trusted(**values)
+            checked = cls.model_validate(values)
+            for other in (trusted, checked):
+                assert action == other
+                assert action.__dict__ == other.__dict__
+                assert list(action.__dict__) == list(other.__dict__)
+                assert action.model_fields_set == other.model_fields_set
+                assert action.__pydantic_extra__ == other.__pydantic_extra__
+                assert action.__pydantic_private__ == other.__pydantic_private__
+                assert action.model_dump(mode="json") == other.model_dump(mode="json")
+            assert rules.parse_action(action) is action
+            seen.add(cls)
+        step_bot(game, bots)
+    assert {"LayTrack", "Choose", "PassAction", "PassBid", "EndBuild"} <= {c.__name__ for c in seen}

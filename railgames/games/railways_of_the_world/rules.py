@@ -68,6 +68,35 @@ _END_OF = attrgetter("end")
 _NO_ROUTES: dict[str, list[tuple[str, ...]]] = {c: [] for c in CUBE_COLOURS}
 
 
+_new = object.__new__
+_set = object.__setattr__
+
+
+class _Listed(Interned):
+    """``engine.Interned`` making its new actions directly: the very object
+    ``Action.trusted`` makes from every field in declared order (these actions have
+    plain fields), without its general handling. A game lists hundreds of tiles and
+    routes it has not listed before, and each is made once here.
+    """
+
+    __slots__ = ()
+
+    def make(self, *fields: Any) -> Any:
+        made = self._made
+        action = made.get(fields)
+        if action is None:
+            if len(made) >= self._limit:
+                made.clear()
+            names = self._names
+            action = _new(self._cls)
+            _set(action, "__dict__", dict(zip(names, (self._type, *fields), strict=True)))
+            _set(action, "__pydantic_fields_set__", set(names))
+            _set(action, "__pydantic_extra__", None)
+            _set(action, "__pydantic_private__", None)
+            made[fields] = action
+        return action
+
+
 def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
     """``hexgrid.side_key`` of two hexes known to be neighbours (without checking it)."""
     return (a, b) if a <= b else (b, a)
@@ -134,8 +163,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._terrain = m.terrain
         # Legal choices, made once each (see engine.Interned).
         self._stores: dict[type, Interned] = {
-            cls: Interned(cls) for cls in (LayTrack, Deliver, Choose, Urbanize, UpgradeEngine,
-                                           PassAction, PassBid, Cancel, EndBuild)}
+            cls: _Listed(cls) for cls in (LayTrack, Deliver, Choose, Urbanize, UpgradeEngine,
+                                          PassAction, PassBid, Cancel, EndBuild)}
         self._board_neighbours = {
             h: tuple(n for n in neighbours(h) if n in m.terrain) for h in m.terrain
         }
@@ -143,7 +172,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         # store of them holds them all rather than start afresh (and make them again).
         ways = sum(len(around) * (len(around) - 1) for h, around in self._board_neighbours.items()
                    if m.terrain[h] not in ("city", "partial"))
-        self._stores[LayTrack] = self._lay_store = Interned(
+        self._stores[LayTrack] = self._lay_store = _Listed(
             LayTrack, limit=max(20_000, ways * self.max_players + 1))
         self._listed_lay_track = self._lay_store.make
         # (seat, entry, hex) -> the tiles the board allows from ``entry`` through ``hex``:
@@ -161,7 +190,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         # The first tiles of new links (listed at every build: see ``_first_tile_tables``)
         # have a store of their own, as many as the board allows, so that it never
         # starts afresh under the lists of them kept for each seat.
-        self._first_tiles = Interned(LayTrack, limit=1 << 62)
+        self._first_tiles = _Listed(LayTrack, limit=1 << 62)
         self._listed_first_tile = self._first_tiles.make
         self._city_ids = tuple(c.id for c in m.cities)
         self._ridges = m.ridges
