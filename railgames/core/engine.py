@@ -369,27 +369,28 @@ LISTED_LOOKUP = 64
 
 # The record's form (``model_dump(mode="json")``) of listed actions applied before, by
 # id, each kept with its action (so the id still names it): the rules list the same
-# action objects again and again (see ``Interned``). Started afresh past the limit.
-_RECORD_FORMS: dict[int, tuple[Any, dict[str, Any], bool]] = {}
-_RECORD_FORMS_LIMIT = 20_000
+# action objects again and again (see ``Interned``): passing, choosing, ending a turn.
+# Only flat forms are kept (no lists in them: those of the many tiles and routes are
+# made afresh), few enough not to burden the garbage collector; started afresh past
+# the limit.
+_RECORD_FORMS: dict[int, tuple[Any, dict[str, Any]]] = {}
+_RECORD_FORMS_LIMIT = 2_000
 
 
 def _record_form(action: Any) -> dict[str, Any]:
-    """``action.model_dump(mode="json")`` of a listed action, worked out once; each call
-    gives a new dict (and new lists in it), as ``model_dump`` does."""
+    """``action.model_dump(mode="json")`` of a listed action, a new dict each time as
+    ``model_dump`` gives, worked out once for a flat one."""
     known = _RECORD_FORMS.get(id(action))
     if known is not None and known[0] is action:
-        form = known[1]
-        if known[2]:  # lists in it
-            return {k: (v.copy() if type(v) is list else v) for k, v in form.items()}
-        return form.copy()
-    form = action.model_dump(mode="json")
+        return known[1].copy()
+    form: dict[str, Any] = action.model_dump(mode="json")
+    for value in form.values():
+        if type(value) is list or type(value) is dict:
+            return form
     if len(_RECORD_FORMS) >= _RECORD_FORMS_LIMIT:
         _RECORD_FORMS.clear()
-    lists = any(type(v) is list for v in form.values())
-    _RECORD_FORMS[id(action)] = (action, form, lists)
-    return {k: (v.copy() if type(v) is list else v) for k, v in form.items()} if lists \
-        else form.copy()
+    _RECORD_FORMS[id(action)] = (action, form)
+    return form.copy()
 
 
 class Game:

@@ -15,7 +15,7 @@ from itertools import chain, compress, repeat
 from operator import attrgetter, le, ne
 from typing import Any, ClassVar
 
-from railgames.core.engine import AmountInput, Interned, Prompt, Result, Ruleset
+from railgames.core.engine import Action, AmountInput, Interned, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex, are_adjacent, neighbours, side_key
@@ -79,7 +79,14 @@ class _Listed(Interned):
     routes it has not listed before, and each is made once here.
     """
 
-    __slots__ = ()
+    __slots__ = ("_given",)
+
+    def __init__(self, cls: type[Action], limit: int = 20_000) -> None:
+        super().__init__(cls, limit)
+        # The names of the fields set, one set shared by every action made (frozen
+        # actions never change it; each would otherwise be one more object for the
+        # garbage collector to walk).
+        self._given = set(self._names)
 
     def make(self, *fields: Any) -> Any:
         made = self._made
@@ -87,10 +94,9 @@ class _Listed(Interned):
         if action is None:
             if len(made) >= self._limit:
                 made.clear()
-            names = self._names
             action = _new(self._cls)
-            _set(action, "__dict__", dict(zip(names, (self._type, *fields), strict=True)))
-            _set(action, "__pydantic_fields_set__", set(names))
+            _set(action, "__dict__", dict(zip(self._names, (self._type, *fields), strict=True)))
+            _set(action, "__pydantic_fields_set__", self._given)
             _set(action, "__pydantic_extra__", None)
             _set(action, "__pydantic_private__", None)
             made[fields] = action
