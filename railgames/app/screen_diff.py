@@ -34,6 +34,9 @@ MIN_BAND = 4
 SHIFT_EDGE = 3  # columns at the right edge left out when matching a sideways shift
 PIECE = 16  # the length of the pieces of a row looked for in the rows above and below
 
+# A row moved up or down is looked for only if it has at least this many letters.
+RUN_LETTERS = 8
+
 # A row whose end moved sideways (a footer whose keys changed) is moved on the
 # terminal when at least this many cells changed and this many letters move, by at
 # most TAIL_SHIFT columns.
@@ -176,14 +179,14 @@ class ScreenDiff:
         if len(full) >= MIN_BAND:
             before = self._copy()
             moved = self._scroll_rows(out, full) | self._shift_columns(out, full)
+            moved |= self._move_runs(out, full, moved)
             if moved:
                 for y in sorted(moved):
                     # What the update does not paint of a moved row moved with it: written
                     # back as it was (and the painted cells as they are now).
                     chars, keys, styles = full[y]
                     self._write_line(out, y, 0, chars, keys, styles, color_system)
-                for y, x, chars, keys, styles in painted:
-                    self._write_line(out, y, x, chars, keys, styles, color_system)
+                self._write_painted(out, painted, full, color_system)
                 with_moves, after = "".join(out), self._copy()
                 # Moving rows pays only when what moves is most of them: a log that
                 # moved down beside a board that did not would have the board written
@@ -367,20 +370,64 @@ class ScreenDiff:
             shift, count = max(votes.items(), key=lambda kv: (kv[1], -abs(kv[0])))
             if count < max(3, height * 2 // 5) or abs(shift) >= height:
                 continue
-            out.append(f"\x1b[{top + 1};{bottom + 1}r")
-            if shift > 0:  # what was lower comes up: line feeds at the bottom margin
-                out.append(f"\x1b[{bottom + 1};1H" + "\n" * shift)
-            else:  # reverse index at the top margin
-                out.append(f"\x1b[{top + 1};1H" + "\x1bM" * -shift)
-            out.append("\x1b[r")
-            for rows in (self.chars, self.keys, self.styles):
-                band = rows[top:bottom + 1]
-                fill = UNKNOWN if rows is self.chars else None
-                blank = [[fill] * self.width for _ in range(abs(shift))]
-                rows[top:bottom + 1] = (band[shift:] + blank if shift > 0
-                                        else blank + band[:shift])
+            self._scroll_band(out, top, bottom, shift)
             moved.update(range(top, bottom + 1))
         return moved
+
+    def _scroll_band(self, out: list[str], top: int, bottom: int, shift: int) -> None:
+        """Scroll rows top to bottom on the terminal: each shows what was ``shift`` rows
+        lower (higher if shift < 0); what comes in at the edge is not known."""
+        out.append(f"\x1b[{top + 1};{bottom + 1}r")
+        if shift > 0:  # what was lower comes up: line feeds at the bottom margin
+            out.append(f"\x1b[{bottom + 1};1H" + "\n" * shift)
+        else:  # reverse index at the top margin
+            out.append(f"\x1b[{top + 1};1H" + "\x1bM" * -shift)
+        out.append("\x1b[r")
+        for rows in (self.chars, self.keys, self.styles):
+            band = rows[top:bottom + 1]
+            fill = UNKNOWN if rows is self.chars else None
+            blank = [[fill] * self.width for _ in range(abs(shift))]
+            rows[top:bottom + 1] = (band[shift:] + blank if shift > 0
+                                    else blank + band[:shift])
+
+    def _move_runs(self, out: list[str], full: dict[int, Row], moved: set[int]) -> set[int]:
+        """Where a run of whole rows shows exactly what the terminal has a few rows
+        higher or lower (a panel pushed down as the board above it grew), scroll just
+        those rows and the ones they move over. Returns the rows moved."""
+        height = self.height
+        at: dict[str, list[int]] = {}  # a row's text: the rows that show it now
+        for y in range(height):
+            text = "".join(self.chars[y])
+            if UNKNOWN not in text:
+                at.setdefault(text, []).append(y)
+        shifts: dict[int, int] = {}
+        for y in sorted(full):
+            if y in moved:
+                continue
+            chars, keys, _ = full[y]
+            text = "".join(chars)
+            if len(text.replace(" ", "")) < RUN_LETTERS:
+                continue  # nearly blank: it would match anywhere
+            if chars == self.chars[y] and keys == self.keys[y]:
+                continue  # where it was
+            found = [old for old in at.get(text, ()) if old != y and self.keys[old] == keys]
+            if found:
+                shifts[y] = min(found, key=lambda old: abs(old - y)) - y
+        # Rows found moved by the same distance move together, with the rows between
+        # them (a player's line that changed a little moves with the lines around it).
+        by_shift: dict[int, list[int]] = {}
+        for y, shift in shifts.items():
+            by_shift.setdefault(shift, []).append(y)
+        done: set[int] = set()
+        for shift, ys in sorted(by_shift.items(), key=lambda kv: -len(kv[1])):
+            first, last = min(ys), max(ys)
+            top, bottom = (first + shift, last) if shift < 0 else (first, last + shift)
+            band = set(range(top, bottom + 1))
+            if top < 0 or bottom >= height or band & (moved | done) or not band <= full.keys():
+                continue
+            self._scroll_band(out, top, bottom, shift)
+            done |= band
+        return done
 
     def _shift_columns(self, out: list[str], full: dict[int, Row]) -> set[int]:
         """Where whole rows show what the terminal has a few columns to the left or right,

@@ -462,6 +462,74 @@ def test_a_log_moving_down_beside_a_still_board_moves_nothing_on_the_terminal() 
     assert board_text.strip() and board_text not in ours  # the board is not written again
 
 
+def test_panels_pushed_down_by_a_growing_board_are_moved_on_the_terminal() -> None:
+    # The board grows by three rows and shows a new place; the players' lines under it
+    # move down, one of them changed a little (the mark of whose turn it is). The
+    # terminal scrolls those lines down rather than have them written again.
+    console = Console(width=40, color_system="truecolor", force_terminal=True)
+    rnd = random.Random(11)
+    styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style()]
+    width, height = 40, 16
+    picture = board_lines(rnd, width, 40, styles)
+    names = ["Ann", "Bob", "Cat", "Dan"]
+    player_styles = [Style(color="green", bold=True), Style(color="yellow")]
+
+    def frame(board_rows: int, first: int, turn: int) -> LayoutUpdate:
+        rows = [[Strip(picture[first + y], width)] for y in range(board_rows)]
+        for i, name in enumerate(names):
+            mark = "▶" if i == turn else " "
+            rows.append([Strip([Segment(f"{mark} {name}", player_styles[0]),
+                                Segment(f"  ${100 + 17 * i} cubes {i}".ljust(width - 5),
+                                        player_styles[1])], width)])
+        while len(rows) < height:
+            rows.append([Strip([Segment(" " * width)], width)])
+        return LayoutUpdate(rows, Region(0, 0, width, height))
+
+    diff = ScreenDiff()
+    diff.resize(width, height)
+    term, expected = Terminal(width, height), Terminal(width, height)
+    term.feed(diff.render(frame(6, 0, 2), console))
+    expected.feed(frame(6, 0, 2).render_segments(console))
+    update = frame(9, 20, 0)
+    ours, stock = diff.render(update, console), update.render_segments(console)
+    term.feed(ours)
+    expected.feed(stock)
+    assert term.screen == expected.screen
+    for name in ("Bob", "Dan", "$134", "$151"):  # the lines that did not change moved
+        assert name not in ours, name
+
+
+def test_screens_whose_rows_move_up_and_down_at_random_end_as_textual_would_leave_them() -> None:
+    console = Console(width=30, color_system="truecolor", force_terminal=True)
+    styles = [Style(color="red"), Style(bold=True), Style(color="blue", bgcolor="white"), Style(),
+              Style(reverse=True, color="green")]
+    width, height = 30, 12
+    moves = 0
+    for seed in range(40):
+        rnd = random.Random(seed)
+        pool = [Strip(row, width) for row in board_lines(rnd, width, 30, styles)]
+        rows = [rnd.choice(pool) for _ in range(height)]
+        diff = ScreenDiff()
+        diff.resize(width, height)
+        term, expected = Terminal(width, height), Terminal(width, height)
+        for _ in range(15):
+            # Some rows move up or down together; some change; the rest stay.
+            first, last = sorted(rnd.sample(range(height), 2))
+            shift = rnd.choice([-3, -2, -1, 1, 2, 3])
+            block = rows[first:last + 1]
+            start = max(0, min(height - len(block), first + shift))
+            rows[start:start + len(block)] = block
+            for _ in range(rnd.randint(0, 3)):
+                rows[rnd.randrange(height)] = rnd.choice(pool)
+            update = LayoutUpdate([[row] for row in rows], Region(0, 0, width, height))
+            ours = diff.render(update, console)
+            moves += "r" in re.sub(r"\x1b\[[0-9;]*[Hm]", "", ours)
+            term.feed(ours)
+            expected.feed(update.render_segments(console))
+            assert term.screen == expected.screen, seed
+    assert moves  # rows were moved on the terminal
+
+
 def test_keys_that_come_and_go_near_a_footers_start_move_the_rest_on_the_terminal() -> None:
     # A footer whose first keys change: the keys after them move a few columns. The
     # terminal moves them (inserting or deleting characters) and only the new keys

@@ -386,7 +386,9 @@ class SteelDriverBoard(GraphBoard):
                     styles[row][col] = STYLE(colour_style(goods_on[loc.id]))
                 continue
             value = f"{loc.value:>2}"[-2:]
-            digits_style = DIM if final else BOLD
+            # The value in the location's colour: mark, name, value and letter are one
+            # piece of one colour (white digits cost two colour changes a location).
+            digits_style = DIM if final else colour
             for (col, _), ch in zip(cells[:2], value, strict=True):
                 chars[row][col], styles[row][col] = ch, digits_style
             col, _ = cells[2]
