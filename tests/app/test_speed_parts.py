@@ -677,3 +677,49 @@ async def test_the_board_shows_the_new_choices_highlight_as_the_action_is_taken(
             changed += screen.board.highlighted != before
             await pilot.pause()
     assert changed >= 2  # the check above was put to the test
+
+
+@run_async
+async def test_an_enter_whose_choices_need_a_scroll_bar_is_drawn_in_one_frame() -> None:
+    # Railways of the World at 80x24: the list of choices is four lines tall, and an
+    # action often brings more choices than that. The scroll bar that comes with them
+    # is laid out in the frame that shows them, not in a frame of its own after it.
+    from railgames.core.record import PlayerSpec
+    from railgames.core.simulate import bot_players, play_bot_game
+    from railgames.games import load_ruleset
+
+    played = play_bot_game(load_ruleset("railways-of-the-world"), bot_players(4, "greedy"), 3)
+    record = played.record.model_copy(deep=True)
+    record.players = [PlayerSpec(name=name) for name in ("Ann", "Bob", "Cat", "Dan")]
+    record.actions = record.actions[:120]
+    path = saves_dir() / "bars.json"
+    save_record(record, path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    frames = [0]  # frames that change the screen: before the first Enter, then after each
+    diff = ScreenDiff()
+    display = app._display
+
+    def counting(screen: Any, renderable: Any) -> None:
+        if isinstance(renderable, (ChopsUpdate, LayoutUpdate)):
+            diff.resize(*app.size)
+            if diff.render(renderable, app.console):  # a frame that changes the screen
+                frames[-1] += 1
+        display(screen, renderable)
+
+    app._display = counting  # type: ignore[method-assign]
+    bars_changed = 0
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(30):
+            screen = app.screen
+            if not isinstance(screen, GameScreen):
+                break
+            options = screen.query_one("#ap-options")
+            bar = options.show_vertical_scrollbar
+            frames.append(0)
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.pause(0.05)
+            bars_changed += options.show_vertical_scrollbar != bar
+    assert bars_changed >= 2  # the case was met
+    assert max(frames[1:]) <= 1, frames
