@@ -58,6 +58,18 @@ def install() -> None:
 
     Widget._refresh_scrollbars = _refresh_scrollbars  # type: ignore[method-assign]
 
+    widget_refresh = Widget.refresh
+
+    def refresh(self: Widget, *regions: Any, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Widget:
+        if repaint:
+            if len(_repainted) > 4096:
+                _repainted.clear()
+            _repainted.add(self)
+        return widget_refresh(self, *regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    Widget.refresh = refresh  # type: ignore[method-assign]
+
     refresh_layout = Screen._refresh_layout
 
     def _refresh_layout(self: Screen[Any], size: Size | None = None, scroll: bool = False) -> None:
@@ -89,6 +101,13 @@ def install() -> None:
             _laying_out = False
             _bars_changed.clear()
             del self._compositor_refresh
+        # Widgets painted again since their screen last heard of it (the footer whose
+        # keys changed as the action was taken) are in this frame too, not the next.
+        visible = self._compositor.visible_widgets
+        pending = {widget for widget in _repainted if widget in visible}
+        _repainted.clear()
+        if pending:
+            self._compositor.update_widgets(pending)
         self._compositor_refresh()
 
     Screen._refresh_layout = _refresh_layout  # type: ignore[method-assign]
@@ -97,6 +116,7 @@ def install() -> None:
 SETTLE_LAYOUTS = 2  # layouts at most after the first, for scroll bars that came or went
 _laying_out = False
 _bars_changed: set[Widget] = set()
+_repainted: set[Widget] = set()  # widgets asked to paint again, until the next layout
 
 
 def _nothing() -> None:

@@ -202,6 +202,15 @@ class BoardBase(ScrollView, can_focus=True):
             far = not view.overlaps(region.grow((size.height // 2, size.width // 4) * 2))
             self.scroll_to_region(region, animate=False, center=far, immediate=True)
 
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
+                      layout: bool = True) -> bool:
+        resized = super()._size_updated(size, virtual_size, container_size, layout)
+        if resized and self.is_mounted:
+            # As the layout gives the board its new size, before the frame is drawn:
+            # the view that keeps the cursor in it is in that frame, not the next one.
+            self._keep_in_view(self._cursor)
+        return resized
+
     def on_resize(self) -> None:
         # The panels beside a board grow and shrink with each decision: whatever
         # its size now, the cursor stays in view (and a board that shows whole
