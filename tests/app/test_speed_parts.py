@@ -679,6 +679,46 @@ async def test_the_board_shows_the_new_choices_highlight_as_the_action_is_taken(
     assert changed >= 2  # the check above was put to the test
 
 
+def count_frames(app: RailgamesApp) -> list[int]:
+    """Frames that change the screen, from now on: a new count starts with each append."""
+    frames = [0]
+    diff = ScreenDiff()
+    display = app._display
+
+    def counting(screen: Any, renderable: Any) -> None:
+        if isinstance(renderable, (ChopsUpdate, LayoutUpdate)):
+            diff.resize(*app.size)
+            if diff.render(renderable, app.console):
+                frames[-1] += 1
+        display(screen, renderable)
+
+    app._display = counting  # type: ignore[method-assign]
+    return frames
+
+
+@run_async
+async def test_every_enter_of_a_new_england_game_at_80x24_is_drawn_in_one_frame() -> None:
+    # The board at 80x24 is short, and grows and shrinks with the panel beside it: its
+    # view follows the cursor in the frame that resizes it. The footer's keys change
+    # as actions are taken: they change in that frame too.
+    record = bot_record(7)
+    start = first_index(record, lambda g: g.state.turn == 3)
+    path = saves_dir() / "frames.json"
+    save_record(truncated(record, start), path)
+    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    frames = count_frames(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        for _ in range(30):
+            if not isinstance(app.screen, GameScreen):
+                break
+            frames.append(0)
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.pause(0.05)
+    assert len(frames) > 20 and max(frames[1:]) <= 1, frames
+
+
 @run_async
 async def test_an_enter_whose_choices_need_a_scroll_bar_is_drawn_in_one_frame() -> None:
     # Railways of the World at 80x24: the list of choices is four lines tall, and an
@@ -695,18 +735,7 @@ async def test_an_enter_whose_choices_need_a_scroll_bar_is_drawn_in_one_frame() 
     path = saves_dir() / "bars.json"
     save_record(record, path)
     app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
-    frames = [0]  # frames that change the screen: before the first Enter, then after each
-    diff = ScreenDiff()
-    display = app._display
-
-    def counting(screen: Any, renderable: Any) -> None:
-        if isinstance(renderable, (ChopsUpdate, LayoutUpdate)):
-            diff.resize(*app.size)
-            if diff.render(renderable, app.console):  # a frame that changes the screen
-                frames[-1] += 1
-        display(screen, renderable)
-
-    app._display = counting  # type: ignore[method-assign]
+    frames = count_frames(app)
     bars_changed = 0
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
