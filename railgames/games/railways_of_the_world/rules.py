@@ -68,6 +68,19 @@ _END_OF = attrgetter("end")
 _NO_ROUTES: dict[str, list[tuple[str, ...]]] = {c: [] for c in CUBE_COLOURS}
 
 
+def _kept_with_network(state: RotwState, name: str, net: dict[str, list[tuple[str, str]]]
+                       ) -> dict[Any, Any]:
+    """A table kept on the state under ``name`` while the network is ``net`` and the
+    cities' colours are what they are now; a new, empty one otherwise."""
+    colours_now = tuple(state.colour.values())
+    known = state.known.get(name)
+    if known is None or known[0] is not net or known[1] != colours_now:
+        known = (net, colours_now, {})
+        state.known[name] = known
+    return known[2]  # type: ignore[no-any-return]
+
+
+
 _new = object.__new__
 _set = object.__setattr__
 
@@ -776,12 +789,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                        ) -> dict[tuple[int, str], dict[str, int]]:
         """(seat, city) -> ``_nearest``, as kept on the state for ``net`` and the
         cities' colours now."""
-        colours_now = tuple(state.colour.values())
-        known = state.known.get("nearest")
-        if known is None or known[0] is not net or known[1] != colours_now:
-            known = (net, colours_now, {})
-            state.known["nearest"] = known
-        return known[2]  # type: ignore[no-any-return]
+        return _kept_with_network(state, "nearest", net)
 
     def _routes_from(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
                      origin: str, engine: int) -> dict[str, list[tuple[str, ...]]]:
@@ -819,12 +827,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                       ) -> dict[tuple[int, int, str], dict[str, list[tuple[str, ...]]]]:
         """(seat, engine, city) -> the routes from that city (see ``_routes_from``), as
         kept on the state for ``net`` and the cities' colours now."""
-        colours_now = tuple(state.colour.values())
-        known = state.known.get("routes")
-        if known is None or known[0] is not net or known[1] != colours_now:
-            known = (net, colours_now, {})
-            state.known["routes"] = known
-        return known[2]  # type: ignore[no-any-return]
+        return _kept_with_network(state, "routes", net)
 
     def _routes(self, state: RotwState, net: dict[str, list[tuple[str, str]]], seat: int,
                 origin: str, colour: str, engine: int) -> list[list[str]]:
