@@ -611,10 +611,10 @@ def test_rows_whose_keys_change_at_random_end_as_textual_would_leave_them() -> N
 
 
 # ------------------------------------------------------------------ the footer
-def new_england_from_turn_3(name: str) -> RailgamesApp:
-    """The app on a New England game of bots, saved as ``name`` where turn 3 begins."""
+def new_england_from_turn(name: str, turn: int = 3) -> RailgamesApp:
+    """The app on a New England game of bots, saved as ``name`` where ``turn`` begins."""
     record = bot_record(7)
-    start = first_index(record, lambda g: g.state.turn == 3)
+    start = first_index(record, lambda g: g.state.turn == turn)
     path = saves_dir() / name
     save_record(truncated(record, start), path)
     return RailgamesApp(load_path=path, bot_delay=0, handoff=False)
@@ -622,7 +622,7 @@ def new_england_from_turn_3(name: str) -> RailgamesApp:
 
 @run_async
 async def test_the_footer_always_shows_the_keys_that_work_now() -> None:
-    app = new_england_from_turn_3("footer.json")
+    app = new_england_from_turn("footer.json")
     rnd = random.Random(2)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -653,11 +653,7 @@ async def test_the_board_shows_the_new_choices_highlight_as_the_action_is_taken(
     # New England's shipping and building steps put the choices on the board; after
     # each Enter the board must already mark what the panel now offers, before any
     # message is handled (a message would put it in a second frame, after the panel).
-    record = bot_record(7)
-    start = first_index(record, lambda g: g.state.turn == 2)
-    path = saves_dir() / "highlight.json"
-    save_record(truncated(record, start), path)
-    app = RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+    app = new_england_from_turn("highlight.json", turn=2)
     changed = 0
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -706,7 +702,7 @@ async def test_every_enter_of_a_new_england_game_at_80x24_is_drawn_in_one_frame(
     # The board at 80x24 is short, and grows and shrinks with the panel beside it: its
     # view follows the cursor in the frame that resizes it. The footer's keys change
     # as actions are taken: they change in that frame too.
-    app = new_england_from_turn_3("frames.json")
+    app = new_england_from_turn("frames.json")
     frames = count_frames(app)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
