@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 from collections.abc import Awaitable, Callable, Iterator
@@ -138,7 +139,9 @@ def test_history_mid_game_shows_a_seat_only_what_it_may_see(host: HostProcess) -
             count = await play_one_build(host.data_dir, code, {0: ann, 1: bob})
             game = table_game(host.data_dir, code)
             bobs = game.ruleset.holding_text(game.state.players[1].shares)
-            await ann.wait_for(f"action|{count}")
+            # The build has reached Ann's screen: its line is in her log.
+            built = [e.text for e in game.log if e.kind == "build"][-1]
+            await ann.wait_for(re.escape(built.split(" on ")[0]))
             ann.press("v")
             banner = await ann.wait_for(r"History\s+turn \d+ · action (\d+)/(\d+)", 30)
             length = int(banner.group(2))
