@@ -427,7 +427,6 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if command is None or command in NETWORK_COMMANDS:
         from railgames.net.commands import add_commands  # host and serve (play over a network)
 
-    if command is None or command in NETWORK_COMMANDS:
         add_commands(sub)
     return p
 

@@ -459,14 +459,11 @@ class ScreenDiff:
         rows = [y for y in changed if moved(y, shift)]
         if len(rows) < max(MIN_BAND, len(changed) // 2):
             return set()
-        n = abs(shift)
-        code = "P" if shift > 0 else "@"  # delete or insert characters at the left edge
-        for y in rows:
-            out.append(f"\x1b[{y + 1};1H\x1b[{n}{code}")
-            for line in (self.chars, self.keys, self.styles):
-                row = line[y]
-                fill = UNKNOWN if line is self.chars else None
-                line[y] = row[n:] + [fill] * n if shift > 0 else [fill] * n + row[:-n]
+        for y in rows:  # delete or insert characters at the left edge
+            if shift > 0:
+                self._delete(out, y, 0, shift)
+            else:
+                self._insert(out, y, 0, -shift)
         return set(rows)
 
     def _write_line(self, out: list[str], y: int, x: int, chars: list[str], keys: list[object],

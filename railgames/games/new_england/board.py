@@ -356,9 +356,8 @@ class NewEnglandBoard(GraphBoard):
                 # The separator in the demand's colour: name, dot and letter are one
                 # piece of one colour (a grey dot cost two colour changes a city).
                 chars[row][c1] = DEMAND_SEPARATOR
-                styles[row][c1] = STYLE(commodity_style(city.demand))
                 chars[row][c2] = commodity_letter(city.demand)
-                styles[row][c2] = STYLE(commodity_style(city.demand))
+                styles[row][c1] = styles[row][c2] = STYLE(commodity_style(city.demand))
             if place.marker is not None and city.id in self.highlighted:
                 col, _ = place.marker
                 chars[row][col] = HIGHLIGHT_MARK
