@@ -248,6 +248,8 @@ class ScreenDiff:
         width = self.width
         if "" in chars or "" in old_chars:
             return None  # wide characters: not moved cell by cell
+        if old_chars.count(UNKNOWN) == width:
+            return None  # nothing known there to move (the first frame, after a resize)
         changed = sum(1 for a, b, c, d in zip(chars, keys, old_chars, old_keys, strict=False)
                       if a != c or b != d)
         if changed < TAIL_MIN:

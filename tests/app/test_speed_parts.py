@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
@@ -570,6 +571,30 @@ def test_keys_that_come_and_go_near_a_footers_start_move_the_rest_on_the_termina
     assert sizes[2] == 0
     assert re.search(r"\x1b\[\d+@", "".join(diff.render(footer(frames[1]), console))), \
         "inserting characters moves the tail right"
+
+
+def test_the_first_frame_looks_for_no_moves_over_a_screen_it_knows_nothing_of(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # Over a terminal whose cells are all unknown (the first frame, a resize) nothing
+    # can be moved: every row is written, without the search for a row's end that
+    # moved sideways (it cost the first frame of the launcher several milliseconds).
+    from railgames.app import screen_diff
+
+    def no_search(*_: object) -> str:
+        raise AssertionError("looked for a sideways move over unknown cells")
+
+    monkeypatch.setattr(screen_diff, "commonprefix", no_search)
+    console = Console(width=60, color_system="truecolor", force_terminal=True)
+    styles = [Style(color="rgb(255,166,43)", bold=True), Style(color="rgb(224,224,224)")]
+    rows = [[Strip([Segment(f"row {y} ", styles[y % 2]), Segment("x" * 40, styles[1 - y % 2]),
+                    Segment(" " * 14)], 60)] for y in range(6)]
+    update = LayoutUpdate(rows, Region(0, 0, 60, 6))
+    diff = ScreenDiff()
+    diff.resize(60, 6)
+    term, expected = Terminal(60, 6), Terminal(60, 6)
+    term.feed(diff.render(update, console))
+    expected.feed(update.render_segments(console))
+    assert term.screen == expected.screen
 
 
 def test_rows_whose_keys_change_at_random_end_as_textual_would_leave_them() -> None:
