@@ -27,13 +27,108 @@ TITLE = r"""
  ╹┗╸╹ ╹╹┗━╸┗━┛╹ ╹╹ ╹┗━╸┗━┛"""
 
 
+class LauncherButton(Button):
+    """A Button styled as Textual styles one, by the rules for the two kinds the
+    launcher has (the default and the primary variant, in the default style, in a
+    terminal of full or of ANSI colours) and no others. Textual's own rules for every
+    kind of button are four times as long, and parsing them was a sixth of the work
+    before the launcher's first frame; the other screens' buttons still use them.
+    It is a Button in every other way: type selectors naming Button (launcher.tcss)
+    match it, and were Textual's rules loaded later they would style it the same."""
+
+    DEFAULT_CSS = """
+    LauncherButton:ansi.-style-default {
+        border: tall $border-blurred;
+        background: ansi_default;
+        &:disabled {
+            text-opacity: 1;
+            text-style: bold dim;
+            border: tall $border-blurred !important;
+            background: ansi_default !important;
+            pointer: not-allowed;
+            &:hover { background: ansi_default; }
+        }
+        &:hover {
+            background: $ansi-background;
+            border: tall $border;
+        }
+        &.-active {
+            background: $ansi-background !important;
+            border: blank $background !important;
+            tint: transparent;
+        }
+        &.-primary {
+            color: $primary;
+            border: tall $primary;
+            background: ansi_default;
+            &:hover { background: $ansi-background; }
+        }
+    }
+    LauncherButton {
+        width: auto;
+        min-width: 16;
+        height: auto;
+        line-pad: 1;
+        text-align: center;
+        content-align: center middle;
+        pointer: pointer;
+        &.-style-default {
+            text-style: bold;
+            color: $button-foreground;
+            background: $surface;
+            border: none;
+            border-top: tall $surface-lighten-1;
+            border-bottom: tall $surface-darken-1;
+            &.-textual-compact { border: none !important; }
+            &:disabled {
+                text-opacity: 0.6;
+                pointer: not-allowed;
+            }
+            &:focus {
+                text-style: $button-focus-text-style;
+                background-tint: $foreground 5%;
+            }
+            &:hover {
+                border-top: tall $surface;
+                background: $surface-darken-1;
+            }
+            &.-active {
+                background: $surface;
+                border-bottom: tall $surface-lighten-1;
+                border-top: tall $surface-darken-1;
+                tint: $background 30%;
+            }
+            &.-primary {
+                color: $button-color-foreground;
+                background: $primary;
+                border-top: tall $primary-lighten-3;
+                border-bottom: tall $primary-darken-3;
+                &:hover {
+                    background: $primary-darken-2;
+                    border-top: tall $primary;
+                }
+                &.-active {
+                    background: $primary;
+                    border-bottom: tall $primary-lighten-3;
+                    border-top: tall $primary-darken-3;
+                }
+            }
+        }
+    }
+    """
+
+    def _get_default_css(self) -> list[tuple[tuple[str, str], str, int, str]]:
+        return [source for source in super()._get_default_css()
+                if source[0][1] != "Button.DEFAULT_CSS"]
+
+
 def launcher_buttons() -> list[Button]:
     return [
-        Button(Content("New game [n]"), id="new", variant="primary"),
-        Button(Content("Continue [c]"), id="continue"),
-        Button(Content("Watch a demo [w]"), id="demo"),
-        Button(Content("Rules [r]"), id="rules"),
-        Button(Content("Quit [q]"), id="quit"),
+        LauncherButton(Content("New game [n]"), id="new", variant="primary"),
+        LauncherButton(Content("Continue [c]"), id="continue"),
+        LauncherButton(Content("Watch a demo [w]"), id="demo"),
+        LauncherButton(Content("Rules [r]"), id="rules"),
+        LauncherButton(Content("Quit [q]"), id="quit"),
     ]
 
 
