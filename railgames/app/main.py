@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.app import App
 
-from railgames.app import layout_once
+from railgames.app import css_cache, layout_once
 from railgames.app.screen_diff import ScreenDiff
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.core.errors import RailgamesError
@@ -56,6 +56,7 @@ class RailgamesApp(App[int]):
         watch: dict[str, Any] | None = None,
     ) -> None:
         layout_once.install()
+        css_cache.install()  # the CSS parsed at an earlier start, not parsed again
         super().__init__()
         self.to_watch = watch  # a record to open in the viewer (demo or watch command)
         self.new_game = new_game
@@ -89,6 +90,7 @@ class RailgamesApp(App[int]):
         # Back from a suspend the terminal may show anything: the next frame is written whole.
         self.app_resume_signal.subscribe(self, lambda _: self._screen_diff.forget(), immediate=True)
         self.call_after_refresh(gc.enable)  # see run_app
+        self.call_after_refresh(css_cache.save)  # what this start parsed, for the next
         self.call_after_refresh(self._tidy_saves)
         spec = self.to_watch
         if spec is not None:
@@ -101,6 +103,7 @@ class RailgamesApp(App[int]):
             self._start_from_command_line(self.new_game)
 
     def on_unmount(self) -> None:
+        css_cache.save()  # the other screens' CSS too
         gc.unfreeze()  # nothing stays frozen once the app is over (tests run many in one process)
         if self.session is not None:
             self.session.close()
