@@ -4,7 +4,9 @@ A cache (the launcher's cards, validated boards) is trusted only while its stamp
 equals ``source_stamp()``: one line per file of the ``railgames`` package and
 of the maps folders (path, size, modification time), after the Python version
 and railgames' own. Any change to those files, or another Python, makes every
-cache stale, and what it held is worked out again exactly as without it.
+cache stale, and what it held is worked out again exactly as without it. (The
+parsed CSS of the app, app/css_cache.py, is keyed by the CSS text itself and
+stamped with Textual's files instead.)
 """
 
 from __future__ import annotations
