@@ -211,7 +211,9 @@ class ScreenDiff:
         for piece in painted:
             rows.setdefault(piece[0], []).append(piece)
         for y, pieces in rows.items():
-            found = self._tail_shift(y, full[y]) if y in full else None
+            # Over a row of unknown cells (the first frame, a resize) nothing can move.
+            found = (self._tail_shift(y, full[y])
+                     if y in full and self.chars[y].count(UNKNOWN) < self.width else None)
             if found is None:
                 for _, x, chars, keys, styles in pieces:
                     self._write_line(out, y, x, chars, keys, styles, color_system)
@@ -248,8 +250,6 @@ class ScreenDiff:
         width = self.width
         if "" in chars or "" in old_chars:
             return None  # wide characters: not moved cell by cell
-        if old_chars.count(UNKNOWN) == width:
-            return None  # nothing known there to move (the first frame, after a resize)
         changed = sum(1 for a, b, c, d in zip(chars, keys, old_chars, old_keys, strict=False)
                       if a != c or b != d)
         if changed < TAIL_MIN:

@@ -583,7 +583,7 @@ def test_the_first_frame_looks_for_no_moves_over_a_screen_it_knows_nothing_of(
     def no_search(*_: object) -> str:
         raise AssertionError("looked for a sideways move over unknown cells")
 
-    monkeypatch.setattr(screen_diff, "commonprefix", no_search)
+    monkeypatch.setattr(screen_diff.ScreenDiff, "_tail_shift", no_search)
     console = Console(width=60, color_system="truecolor", force_terminal=True)
     styles = [Style(color="rgb(255,166,43)", bold=True), Style(color="rgb(224,224,224)")]
     rows = [[Strip([Segment(f"row {y} ", styles[y % 2]), Segment("x" * 40, styles[1 - y % 2]),
