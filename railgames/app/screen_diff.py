@@ -576,15 +576,34 @@ class ScreenDiff:
         if not pieces:
             return
         self._pending = []
-        order = sorted(range(len(pieces)), key=lambda i: (pieces[i].y, pieces[i].x0))
-        ordered = [pieces[i] for i in order]
+        ordered = sorted(pieces, key=lambda p: (p.y, p.x0))
         if any(a.y == b.y and b.x0 < a.x1 for a, b in zip(ordered, ordered[1:], strict=False)):
             # Pieces that overlap are written in the order they came (never the case
             # for one update's cells; kept safe all the same).
             for piece in pieces:
                 self._write_piece(out, piece)
             return
-        pieces = ordered
+        # The order is chosen a piece at a time, which now and then leaves the pen
+        # as the pieces after need it less: the pieces in screen order are tried
+        # too, and the shorter goes.
+        start = self._pen, self._at
+        chosen: list[str] = []
+        self._write_in_order(chosen, ordered)
+        end = self._pen, self._at
+        self._pen, self._at = start
+        in_order: list[str] = []
+        for piece in ordered:
+            self._write_piece(in_order, piece)
+        if sum(map(len, chosen)) < sum(map(len, in_order)):
+            out.extend(chosen)
+            self._pen, self._at = end
+        else:
+            out.extend(in_order)
+
+    def _write_in_order(self, out: list[str], pieces: list[Piece]) -> None:
+        """Write ``pieces`` (in screen order) a piece at a time: the one beside the
+        cursor, the first that the pen writes as it is, or the first of all, whichever
+        costs least (the one beside when they cost the same)."""
         done = [False] * len(pieces)
         starting = {(p.y, p.x0): i for i, p in enumerate(pieces)}
         by_match: dict[object, list[int]] = {}
@@ -597,8 +616,8 @@ class ScreenDiff:
                 first += 1
             candidates = [first]
             beside = starting.get(self._at) if self._at is not None else None
-            if beside is not None and not done[beside]:
-                candidates.insert(0, beside)
+            if beside is not None and done[beside]:
+                beside = None
             for match in _matches(self._pen):
                 found = by_match.get(match)
                 if found is None:
@@ -608,10 +627,10 @@ class ScreenDiff:
                     k += 1
                 next_of[match] = k
                 if k < len(found):
-                    candidates.insert(-1, found[k])
-            best = candidates[0]
-            if len(candidates) > 1:
-                best = min(candidates, key=lambda i: self._cost(pieces[i]))
+                    candidates.append(found[k])
+            if beside is not None:
+                candidates.insert(0, beside)
+            best = min(candidates, key=lambda i: self._cost(pieces[i]))
             done[best] = True
             self._write_piece(out, pieces[best])
 
