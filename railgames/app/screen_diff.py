@@ -544,7 +544,7 @@ class ScreenDiff:
                         group.append(ch)
                         continue
                     self._pending.append(_piece(y, group_x, x + i, group_style, "".join(group),
-                                                blanks_only, color_system))
+                                                color_system))
                     group = []
                     group_x = x + i
                 group_style = style
@@ -553,12 +553,12 @@ class ScreenDiff:
                 group.append(ch)
             if group:
                 self._pending.append(_piece(y, group_x, end, group_style, "".join(group),
-                                            blanks_only, color_system))
+                                            color_system))
 
     # ------------------------------------------------------------ the pen
     def _flush(self, out: list[str]) -> None:
-        """Write the pieces of text waiting, each in its style, in the order that costs
-        fewest bytes: changing the pen or moving the cursor.
+        """Write the pieces of text waiting, each in its style, in an order that saves
+        bytes: of changes of the pen, or of moves of the cursor, whichever cost less.
 
         Textual writes every piece of text with its whole style and a reset after
         it; over a board of many colours that is about half of the bytes. Here the
@@ -680,8 +680,9 @@ class Piece(NamedTuple):
     match: object  # pieces a pen writes without any change share this
 
 
-def _piece(y: int, x0: int, x1: int, style: Style | None, text: str, blanks: bool,
+def _piece(y: int, x0: int, x1: int, style: Style | None, text: str,
            color_system: ColorSystem) -> Piece:
+    """The piece that writes ``text`` in ``style`` at row y from column x0 to x1."""
     if style is not None and style._link:
         # A link is written whole, as Textual writes it, and resets the pen.
         return Piece(y, x0, x1, Strip.render_style(style, text, color_system), None, False,
