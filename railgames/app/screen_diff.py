@@ -7,9 +7,9 @@ shows already. Over a slow link (play over SSH) that is most of the bytes.
 
 ``ScreenDiff`` keeps a copy of what the terminal shows, cell by cell (character
 and style). Each update from Textual's compositor, partial or full, is compared
-with it; only runs of cells that differ are written, each after a cursor move,
-two runs close together as one. What the terminal ends up showing is exactly
-what Textual meant to show.
+with it; only runs of cells that differ are written, two runs close together as
+one, in the order that needs fewest changes of colour (see ``_flush``). What the
+terminal ends up showing is exactly what Textual meant to show.
 
 The copy is forgotten (every cell unknown, so the next update is written in
 full) when the terminal's size changes or the app comes back from a suspend.
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from os.path import commonprefix
-from typing import Any
+from typing import Any, NamedTuple
 
 from rich.cells import _is_single_cell_widths, get_character_cell_size
 from rich.color import ColorSystem
@@ -125,6 +125,8 @@ class ScreenDiff:
         self.keys: list[list[object]] = []
         self.styles: list[list[Style | None]] = []
         self._pen: Pen | None = None  # the terminal's pen while an update is written
+        self._at: tuple[int, int] | None = None  # and its cursor (None: not known)
+        self._pending: list[Piece] = []  # pieces of text not written yet (see _flush)
 
     def forget(self) -> None:
         """The terminal may show anything now: write the next update in full."""
@@ -161,6 +163,8 @@ class ScreenDiff:
     def render(self, update: CompositorUpdate, console: Console) -> str:
         """The bytes that make the terminal show what ``update`` paints."""
         self._pen = None  # not known: the first piece of text sets it whole
+        self._at = None
+        self._pending = []
         text = self._render(update, console)
         if self._pen is not None and self._pen != _DEFAULT_PEN:
             text += "\x1b[0m"  # left as Textual leaves it
@@ -185,7 +189,7 @@ class ScreenDiff:
                     # What the update does not paint of a moved row moved with it: written
                     # back as it was (and the painted cells as they are now).
                     chars, keys, styles = full[y]
-                    self._write_line(out, y, 0, chars, keys, styles, color_system)
+                    self._write_line(y, 0, chars, keys, styles, color_system)
                 self._write_painted(out, painted, full, color_system)
                 with_moves, after = "".join(out), self._copy()
                 # Moving rows pays only when what moves is most of them: a log that
@@ -216,29 +220,33 @@ class ScreenDiff:
                      if y in full and self.chars[y].count(UNKNOWN) < self.width else None)
             if found is None:
                 for _, x, chars, keys, styles in pieces:
-                    self._write_line(out, y, x, chars, keys, styles, color_system)
+                    self._write_line(y, x, chars, keys, styles, color_system)
                 continue
+            self._flush(out)
             before = self._copy_row(y)
             plain: list[str] = []
             for _, x, chars, keys, styles in pieces:
-                self._write_line(plain, y, x, chars, keys, styles, color_system)
+                self._write_line(y, x, chars, keys, styles, color_system)
+            self._flush(plain)
             after = self._copy_row(y)
             self._restore_row(y, before)
             shifted: list[str] = []
             self._move_tail(shifted, y, *found)
             chars, keys, styles = full[y]
-            self._write_line(shifted, y, 0, chars, keys, styles, color_system)
+            self._write_line(y, 0, chars, keys, styles, color_system)
+            self._flush(shifted)
             if len("".join(shifted)) < len("".join(plain)):
                 out.extend(shifted)
             else:
                 self._restore_row(y, after)
                 out.extend(plain)
+        self._flush(out)
 
     def _copy_row(self, y: int) -> tuple[Any, ...]:
-        return self.chars[y][:], self.keys[y][:], self.styles[y][:], self._pen
+        return self.chars[y][:], self.keys[y][:], self.styles[y][:], self._pen, self._at
 
     def _restore_row(self, y: int, saved: tuple[Any, ...]) -> None:
-        self.chars[y], self.keys[y], self.styles[y], self._pen = saved
+        self.chars[y], self.keys[y], self.styles[y], self._pen, self._at = saved
 
     def _tail_shift(self, y: int, row: Row) -> tuple[int, int, int] | None:
         """(d, t, e): row ``y`` is to show from column t to column e what the terminal
@@ -296,6 +304,7 @@ class ScreenDiff:
     def _insert(self, out: list[str], y: int, at: int, n: int) -> None:
         """n blanks at column ``at`` of row y; the rest of the row moves right."""
         out.append(f"\x1b[{y + 1};{at + 1}H\x1b[{n}@")
+        self._at = (y, at)
         width = self.width
         for line in (self.chars, self.keys, self.styles):
             row = line[y]
@@ -305,6 +314,7 @@ class ScreenDiff:
     def _delete(self, out: list[str], y: int, at: int, n: int) -> None:
         """n characters at column ``at`` of row y deleted; the rest of the row moves left."""
         out.append(f"\x1b[{y + 1};{at + 1}H\x1b[{n}P")
+        self._at = (y, at)
         for line in (self.chars, self.keys, self.styles):
             row = line[y]
             fill = UNKNOWN if line is self.chars else None
@@ -312,10 +322,10 @@ class ScreenDiff:
 
     def _copy(self) -> tuple[Any, ...]:
         return ([row[:] for row in self.chars], [row[:] for row in self.keys],
-                [row[:] for row in self.styles], self._pen)
+                [row[:] for row in self.styles], self._pen, self._at)
 
     def _restore(self, saved: tuple[Any, ...]) -> None:
-        self.chars, self.keys, self.styles, self._pen = saved
+        self.chars, self.keys, self.styles, self._pen, self._at = saved
 
     # ------------------------------------------------------------ moving what is there
     def _full_rows(self, painted: list[Any]) -> dict[int, Row]:
@@ -385,6 +395,7 @@ class ScreenDiff:
         else:  # reverse index at the top margin
             out.append(f"\x1b[{top + 1};1H" + "\x1bM" * -shift)
         out.append("\x1b[r")
+        self._at = None  # the margins set and reset: the cursor is home, but say where
         for rows in (self.chars, self.keys, self.styles):
             band = rows[top:bottom + 1]
             fill = UNKNOWN if rows is self.chars else None
@@ -468,8 +479,11 @@ class ScreenDiff:
                 self._insert(out, y, 0, -shift)
         return set(rows)
 
-    def _write_line(self, out: list[str], y: int, x: int, chars: list[str], keys: list[object],
+    def _write_line(self, y: int, x: int, chars: list[str], keys: list[object],
                     styles: list[Style | None], color_system: ColorSystem) -> None:
+        """Take the cells of row y from column x as the terminal's, and keep the pieces
+        of text that make it show them (the cells it does not show already) for
+        ``_flush`` to write."""
         row_chars, row_keys, row_styles = self.chars[y], self.keys[y], self.styles[y]
         width = self.width
         stop = min(x + len(chars), width)
@@ -507,12 +521,12 @@ class ScreenDiff:
             row_chars[start:end] = chars[i0:i1]
             row_keys[start:end] = keys[i0:i1]
             row_styles[start:end] = styles[i0:i1]
-            out.append(f"\x1b[{y + 1};{start + 1}H")
             group: list[str] = []
             group_key: object = None  # what the group's style shows on a character
             group_blank: object = None  # and on a blank
             group_style: Style | None = None
             blanks_only = False  # the group is blanks so far
+            group_x = start
             for i in range(i0, i1):
                 ch = chars[i]
                 style = styles[i]
@@ -531,60 +545,195 @@ class ScreenDiff:
                         group_style, group_key, blanks_only = style, key, False
                         group.append(ch)
                         continue
-                    self._emit(out, group_style, "".join(group), color_system)
+                    self._pending.append(_piece(y, group_x, x + i, group_style, "".join(group),
+                                                color_system))
                     group = []
+                    group_x = x + i
                 group_style = style
                 group_key, group_blank = _keys(style, color_system)
                 blanks_only = ch == " "
                 group.append(ch)
             if group:
-                self._emit(out, group_style, "".join(group), color_system)
+                self._pending.append(_piece(y, group_x, end, group_style, "".join(group),
+                                            color_system))
 
     # ------------------------------------------------------------ the pen
-    def _emit(self, out: list[str], style: Style | None, text: str,
-              color_system: ColorSystem) -> None:
-        """Write ``text`` in ``style``, changing only what of the pen differs.
+    def _flush(self, out: list[str]) -> None:
+        """Write the pieces of text waiting, each in its style, in an order that saves
+        bytes: of changes of the pen, or of moves of the cursor, whichever cost less.
 
         Textual writes every piece of text with its whole style and a reset after
         it; over a board of many colours that is about half of the bytes. Here the
-        terminal's pen (attributes, colour, background) is kept between pieces:
-        a new colour is one code, and a reset comes only when an attribute has to
-        go. A link is written whole, as Textual writes it, and resets the pen.
+        terminal's pen (attributes, colour, background) is kept between pieces: a
+        new colour is one code, and a reset comes only when an attribute has to go.
+        A change of colour costs some 20 bytes (a 24-bit colour is ``38;2;r;g;b``), a
+        move of the cursor 4 to 8: so where the piece beside the cursor needs another
+        pen, a piece elsewhere that the pen writes as it is (the next cost figure on
+        the same route, the scroll bar's cell on the next row) is written first, and
+        the piece beside comes with the others of its colour. The pieces are cells
+        that no other piece writes, so the terminal ends up showing the same
+        whatever the order.
         """
-        if style is not None and style._link:
-            if self._pen != _DEFAULT_PEN:
-                out.append("\x1b[0m")
-            out.append(Strip.render_style(style, text, color_system))
-            self._pen = _DEFAULT_PEN
+        pieces = self._pending
+        if not pieces:
             return
-        pen = _DEFAULT_PEN if style is None else _pen_of(style, color_system)
-        old = self._pen
-        if old is not None and pen != old and not text.strip(" ") and not pen[0] & _ON_BLANKS:
-            # Blanks show only their background: the colour and such attributes as
-            # bold stay as they are; only what shows on a blank has to change.
-            pen = (old[0] - _ON_BLANKS, old[1], pen[2])
-        if pen != old:
-            self._pen = pen
-            attrs, fg, bg = pen
-            gone = frozenset() if old is None else old[0] - attrs
-            if old is None or not gone <= _OFF.keys():
-                codes = ["0", *sorted(attrs)]
-                if fg is not None:
-                    codes.append(fg)
-                if bg is not None:
-                    codes.append(bg)
-            else:
-                offs = {_OFF[a] for a in gone}
-                # One code may turn two attributes off (22: bold and dim): those kept
-                # are said again.
-                codes = [*sorted(offs), *sorted(a for a in attrs
-                                                if a not in old[0] or _OFF.get(a) in offs)]
-                if fg != old[1]:
-                    codes.append(fg or "39")
-                if bg != old[2]:
-                    codes.append(bg or "49")
-            out.append(f"\x1b[{';'.join(codes)}m")
-        out.append(text)
+        self._pending = []
+        ordered = sorted(pieces, key=lambda p: (p.y, p.x0))
+        if any(a.y == b.y and b.x0 < a.x1 for a, b in zip(ordered, ordered[1:], strict=False)):
+            # Pieces that overlap are written in the order they came (never the case
+            # for one update's cells; kept safe all the same).
+            for piece in pieces:
+                self._write_piece(out, piece)
+            return
+        # The order is chosen a piece at a time, which now and then leaves the pen
+        # as the pieces after need it less: the pieces in screen order are tried
+        # too, and the shorter goes.
+        start = self._pen, self._at
+        chosen: list[str] = []
+        self._write_in_order(chosen, ordered)
+        end = self._pen, self._at
+        self._pen, self._at = start
+        in_order: list[str] = []
+        for piece in ordered:
+            self._write_piece(in_order, piece)
+        if sum(map(len, chosen)) < sum(map(len, in_order)):
+            out.extend(chosen)
+            self._pen, self._at = end
+        else:
+            out.extend(in_order)
+
+    def _write_in_order(self, out: list[str], pieces: list[Piece]) -> None:
+        """Write ``pieces`` (in screen order) a piece at a time: the one beside the
+        cursor, the first that the pen writes as it is, or the first of all, whichever
+        costs least (the one beside when they cost the same)."""
+        done = [False] * len(pieces)
+        starting = {(p.y, p.x0): i for i, p in enumerate(pieces)}
+        by_match: dict[object, list[int]] = {}
+        for i, piece in enumerate(pieces):
+            by_match.setdefault(piece.match, []).append(i)
+        next_of = dict.fromkeys(by_match, 0)  # the first not yet written, in each list
+        first = 0  # the first piece not yet written
+        for _ in range(len(pieces)):
+            while done[first]:
+                first += 1
+            candidates = [first]
+            beside = starting.get(self._at) if self._at is not None else None
+            if beside is not None and done[beside]:
+                beside = None
+            for match in _matches(self._pen):
+                found = by_match.get(match)
+                if found is None:
+                    continue
+                k = next_of[match]
+                while k < len(found) and done[found[k]]:
+                    k += 1
+                next_of[match] = k
+                if k < len(found):
+                    candidates.append(found[k])
+            if beside is not None:
+                candidates.insert(0, beside)
+            best = min(candidates, key=lambda i: self._cost(pieces[i]))
+            done[best] = True
+            self._write_piece(out, pieces[best])
+
+    def _cost(self, piece: Piece) -> int:
+        """Bytes to write ``piece`` from where the cursor is, in the pen it has, less its text."""
+        return len(self._move(piece.y, piece.x0)) + len(self._codes(piece)[0])
+
+    def _move(self, y: int, x: int) -> str:
+        """The shortest cursor move to (y, x): none, to a column of the same row, or both."""
+        at = self._at
+        if at is not None:
+            if at == (y, x):
+                return ""
+            if at[0] == y:
+                return f"\x1b[{x + 1}G"
+        return f"\x1b[{y + 1};{x + 1}H" if x else f"\x1b[{y + 1}H"
+
+    def _codes(self, piece: Piece) -> tuple[str, Pen]:
+        """What turns the pen into one that writes ``piece`` as its style shows, and that pen."""
+        if piece.pen is None:  # a link: written whole, with a reset before
+            return ("\x1b[0m" if self._pen != _DEFAULT_PEN else ""), _DEFAULT_PEN
+        found = _CODES.get((self._pen, piece.pen, piece.blanks))
+        if found is None:
+            found = _CODES[(self._pen, piece.pen, piece.blanks)] = _pen_codes(
+                self._pen, piece.pen, piece.blanks)
+            if len(_CODES) > 8192:
+                _CODES.clear()
+        return found
+
+    def _write_piece(self, out: list[str], piece: Piece) -> None:
+        out.append(self._move(piece.y, piece.x0))
+        codes, self._pen = self._codes(piece)
+        out.append(codes)
+        out.append(piece.text)
+        self._at = (piece.y, piece.x1) if piece.x1 < self.width else None
+
+
+class Piece(NamedTuple):
+    """Cells of one row [x0, x1) to write in one pen: their text and what they need of it."""
+
+    y: int
+    x0: int
+    x1: int
+    text: str  # what is written: Textual's text, or a link's whole escape sequence
+    pen: Pen | None  # the pen of the style (None: a link)
+    blanks: bool  # blanks only: only what shows on a blank has to be as the pen says
+    match: object  # pieces a pen writes without any change share this
+
+
+def _piece(y: int, x0: int, x1: int, style: Style | None, text: str,
+           color_system: ColorSystem) -> Piece:
+    """The piece that writes ``text`` in ``style`` at row y from column x0 to x1."""
+    if style is not None and style._link:
+        # A link is written whole, as Textual writes it, and resets the pen.
+        return Piece(y, x0, x1, Strip.render_style(style, text, color_system), None, False,
+                     (y, x0))
+    pen = _DEFAULT_PEN if style is None else _pen_of(style, color_system)
+    blanks = not text.strip(" ")
+    match: object = pen
+    if blanks and not pen[0] & _ON_BLANKS:
+        match = ("blank", pen[2])  # any pen with this background writes these
+    return Piece(y, x0, x1, text, pen, blanks, match)
+
+
+def _matches(pen: Pen | None) -> tuple[object, ...]:
+    """The ``match`` of the pieces that ``pen`` writes as they are."""
+    if pen is None:
+        return ()
+    if pen[0] & _ON_BLANKS:
+        return (pen,)
+    return (pen, ("blank", pen[2]))
+
+
+def _pen_codes(old: Pen | None, pen: Pen, blanks: bool) -> tuple[str, Pen]:
+    """The SGR sequence that turns pen ``old`` (None: not known) into ``pen``, changing
+    only what differs; for blanks only what shows on a blank. With the pen it leaves."""
+    if old is not None and pen != old and blanks and not pen[0] & _ON_BLANKS:
+        # Blanks show only their background: the colour and such attributes as
+        # bold stay as they are; only what shows on a blank has to change.
+        pen = (old[0] - _ON_BLANKS, old[1], pen[2])
+    if pen == old:
+        return "", pen
+    attrs, fg, bg = pen
+    gone = frozenset() if old is None else old[0] - attrs
+    if old is None or not gone <= _OFF.keys():
+        codes = ["0", *sorted(attrs)]
+        if fg is not None:
+            codes.append(fg)
+        if bg is not None:
+            codes.append(bg)
+    else:
+        offs = {_OFF[a] for a in gone}
+        # One code may turn two attributes off (22: bold and dim): those kept
+        # are said again.
+        codes = [*sorted(offs), *sorted(a for a in attrs
+                                        if a not in old[0] or _OFF.get(a) in offs)]
+        if fg != old[1]:
+            codes.append(fg or "39")
+        if bg != old[2]:
+            codes.append(bg or "49")
+    return f"\x1b[{';'.join(codes)}m", pen
 
 
 Pen = tuple[frozenset[str], "str | None", "str | None"]  # attributes, colour, background
@@ -593,6 +742,7 @@ _DEFAULT_PEN: Pen = (frozenset(), None, None)
 _OFF = {"1": "22", "2": "22", "3": "23", "4": "24", "21": "24", "5": "25", "6": "25",
         "7": "27", "8": "28", "9": "29", "51": "54", "52": "54", "53": "55"}
 _PENS: dict[str, Pen] = {}
+_CODES: dict[tuple[Pen | None, Pen, bool], tuple[str, Pen]] = {}
 # Attributes that show on a blank cell (on the others only the background shows).
 _ON_BLANKS = frozenset({"4", "21", "7", "9", "53", "51", "52"})
 

@@ -228,9 +228,12 @@ def emulate(data: str, screen: list[list[tuple[str, str]]]) -> None:
     """A tiny terminal: cursor moves, colours (as written) and text."""
     y = x = 0
     pen = NO_PEN
-    for m in re.finditer(r"\x1b\[(\d+);(\d+)H|\x1b\[([0-9;]*)m|(\n)|([^\x1b\n]+)", data):
-        if m.group(1):
-            y, x = int(m.group(1)) - 1, int(m.group(2)) - 1
+    for m in re.finditer(r"\x1b\[(\d+)(?:;(\d+))?H|\x1b\[([0-9;]*)m|(\n)|([^\x1b\n]+)"
+                         r"|\x1b\[(\d+)G", data):
+        if m.group(6):  # to a column of the same row
+            x = int(m.group(6)) - 1
+        elif m.group(1):
+            y, x = int(m.group(1)) - 1, int(m.group(2) or 1) - 1
         elif m.group(3) is not None:
             pen = apply_sgr(pen, m.group(3))
         elif m.group(4):
@@ -328,6 +331,74 @@ def test_a_new_colour_on_the_same_background_is_one_code_not_a_whole_style() -> 
     assert ours.count("48;2;18;18;18") < 5  # the background is not said again and again
 
 
+def test_a_board_of_many_colours_is_written_a_colour_at_a_time() -> None:
+    # Rows of route dots with a cost figure every few cells, and a scroll bar's cell at
+    # the right edge: piece by piece, each row changes colour 13 times. The terminal is
+    # sent each colour once and the cursor moved from piece to piece of it (a move
+    # costs 4 to 8 bytes, a 24-bit colour about 20), and shows what Textual meant.
+    width, height = 40, 8
+    console = Console(width=width, color_system="truecolor", force_terminal=True)
+    on = "rgb(18,18,18)"
+    dots = Style(color="rgb(153,153,153)", bgcolor=on)
+    cost = Style(color="rgb(224,224,224)", bgcolor=on, bold=True)
+    bar = Style(color="rgb(0,48,84)", bgcolor="rgb(0,0,0)", reverse=True)
+    lines = []
+    for y in range(height):
+        segments = []
+        for i in range(6):
+            segments += [Segment("\u00b7\u00b7 \u00b7\u00b7", dots), Segment(str(y + i)[-1], cost)]
+        segments += [Segment("   ", dots), Segment("\u2587", bar)]
+        lines.append([Strip(segments, width)])
+    update = LayoutUpdate(lines, Region(0, 0, width, height))
+    diff = ScreenDiff()
+    diff.resize(width, height)
+    ours, stock = diff.render(update, console), update.render_segments(console)
+    term, expected = Terminal(width, height), Terminal(width, height)
+    term.feed(ours)
+    expected.feed(stock)
+    assert term.screen == expected.screen
+    for colour in ("153;153;153", "224;224;224", "0;48;84"):
+        assert ours.count(colour) == 1, (colour, ours)
+    assert len(ours.encode()) < 0.4 * len(stock.encode()), (len(ours), len(stock))
+
+
+def test_the_order_chosen_never_costs_more_than_screen_order() -> None:
+    # Pieces chosen one at a time by what each costs can leave the pen as the pieces
+    # after need it less: an update is never sent in more bytes than in screen order.
+    class InScreenOrder(ScreenDiff):
+        def _write_in_order(self, out: list[str], pieces: list[Any]) -> None:
+            for piece in pieces:
+                self._write_piece(out, piece)
+
+    width, height = 30, 6
+    console = Console(width=width, color_system="truecolor", force_terminal=True)
+    styles = [Style(color="red", bgcolor="rgb(18,18,18)"), Style(bold=True, color="white"),
+              Style(color="blue", bgcolor="white"), Style(reverse=True, color="green"),
+              Style(color="rgb(224,224,224)", reverse=True), Style()]
+    rnd = random.Random(4)
+    ours = InScreenOrder(), ScreenDiff()
+    for diff in ours:
+        diff.resize(width, height)
+    screen = [[(" ", "")] * width for _ in range(height)]
+    expected = [row[:] for row in screen]
+    fewer = 0
+    for _ in range(300):
+        y = rnd.randrange(height)
+        x = rnd.randrange(width - 4)
+        strip = random_strip(rnd, rnd.randint(4, width - x), styles)
+        chops: list[dict[int, Strip | None]] = [{} for _ in range(height)]
+        chops[y] = {x: strip}
+        update = ChopsUpdate(chops, [(y, x, x + strip.cell_length)],
+                             [[x + strip.cell_length] for _ in range(height)])
+        in_order, chosen = (diff.render(update, console) for diff in ours)
+        assert len(chosen) <= len(in_order)
+        fewer += len(chosen) < len(in_order)
+        emulate(chosen, screen)
+        emulate(update.render_segments(console), expected)
+        assert screen == expected
+    assert fewer
+
+
 class Terminal:
     """A small terminal: cursor moves, colours, text, scrolling regions, line feeds,
     reverse index, and inserting and deleting characters."""
@@ -345,13 +416,15 @@ class Terminal:
         self.screen[self.top:self.bottom + 1] = band
 
     def feed(self, data: str) -> None:
-        pattern = (r"\x1b\[(\d+);(\d+)H|\x1b\[([0-9;]*)m|\x1b\[(\d+);(\d+)r|\x1b\[r"
-                   r"|\x1b\[(\d+)P|\x1b\[(\d+)@|\x1bM|(\n)|([^\x1b\n]+)")
+        pattern = (r"\x1b\[(\d+)(?:;(\d+))?H|\x1b\[([0-9;]*)m|\x1b\[(\d+);(\d+)r|\x1b\[r"
+                   r"|\x1b\[(\d+)P|\x1b\[(\d+)@|\x1bM|(\n)|([^\x1b\n]+)|\x1b\[(\d+)G")
         pen = NO_PEN
         for m in re.finditer(pattern, data):
             text = m.group(0)
-            if m.group(1):
-                self.y, self.x = int(m.group(1)) - 1, int(m.group(2)) - 1
+            if m.group(10):  # to a column of the same row
+                self.x = int(m.group(10)) - 1
+            elif m.group(1):
+                self.y, self.x = int(m.group(1)) - 1, int(m.group(2) or 1) - 1
             elif m.group(3) is not None:
                 pen = apply_sgr(pen, m.group(3))
             elif m.group(4):
