@@ -9,13 +9,21 @@ docs/rulings/railways-of-the-world.md; comments below name them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import fields
 from itertools import chain, compress, repeat
 from operator import attrgetter, le, ne
 from typing import Any, ClassVar
 
-from railgames.core.engine import Action, AmountInput, Interned, Prompt, Result, Ruleset
+from railgames.core.engine import (
+    Action,
+    AmountInput,
+    Choices,
+    Interned,
+    Prompt,
+    Result,
+    Ruleset,
+)
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex, are_adjacent, neighbours, side_key
@@ -121,6 +129,74 @@ def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
     return (a, b) if a <= b else (b, a)
 
 
+def _bits_kept(bits: int, actions: list[Any]) -> Iterator[Any]:
+    """The actions of ``actions`` whose bits are set in ``bits``, in order."""
+    # The bits as bytes, lowest first: a 1 keeps the action in its place.
+    return compress(actions, bin(bits)[:1:-1].encode().translate(_BITS_TO_BYTES))
+
+
+def _nth_bit(bits: int, n: int) -> int:
+    """The position of the ``n``-th (from 0) set bit of ``bits``, lowest first (it has one)."""
+    base = 0
+    while True:
+        chunk = bits & 0xFFFF_FFFF_FFFF_FFFF
+        count = chunk.bit_count()
+        if n < count:
+            break
+        n -= count
+        bits >>= 64
+        base += 64
+    for _ in range(n):
+        chunk &= chunk - 1  # the lowest set bit cleared
+    return base + (chunk & -chunk).bit_length() - 1
+
+
+class _TileChoices(Choices):
+    """The choices of a build before its first tile: the tiles extending the seat's
+    incomplete links (``head``), the first tiles of new links whose bits are set in
+    ``bits`` (``tiles`` in the order of ``_first_tile_tables``), then ``tail`` (the
+    cancel). Hundreds of first tiles are legal at once, and a bot takes one: the
+    list of them is made only when read through, and an action is found among them
+    by its place in ``tiles`` (``index``: id of each -> its bit)."""
+
+    __slots__ = ("_head", "_bits", "_tiles", "_index", "_tail", "_open", "_n")
+
+    def __init__(self, head: list[Any], bits: int, tiles: list[Any], index: dict[int, int],
+                 tail: list[Any]) -> None:
+        self._head = head
+        self._bits = bits
+        self._tiles = tiles
+        self._index = index
+        self._tail = tail
+        self._open = bits.bit_count()
+        self._n = len(head) + self._open + len(tail)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _item(self, index: int) -> Any:
+        head = self._head
+        if index < len(head):
+            return head[index]
+        index -= len(head)
+        if index < self._open:
+            return self._tiles[_nth_bit(self._bits, index)]
+        return self._tail[index - self._open]
+
+    def _listed(self) -> list[Any]:
+        return [*self._head, *_bits_kept(self._bits, self._tiles), *self._tail]
+
+    def holds(self, action: Any) -> bool:
+        for choice in self._head:
+            if choice is action:
+                return True
+        for choice in self._tail:
+            if choice is action:
+                return True
+        bit = self._index.get(id(action))
+        return bit is not None and self._tiles[bit] is action and bool(self._bits >> bit & 1)
+
+
 # Amounts written before (prices, bids, cash): the log writes the same few again and again.
 _MONEY: dict[int, str] = {}
 
@@ -138,7 +214,7 @@ _PROMPT_FIELDS = ("seat", "step", "text", "choices", "amount", "help")
 assert tuple(f.name for f in fields(Prompt)) == _PROMPT_FIELDS, "_prompt must fill every field"
 
 
-def _prompt(seat: int, step: str, text: str, choices: list[Any], amount: AmountInput | None = None,
+def _prompt(seat: int, step: str, text: str, choices: list[Any] | Choices, amount: AmountInput | None = None,
             help: str = "") -> Prompt:
     """``Prompt(...)`` with a list of choices, made without the frozen dataclass's
     field-by-field setting: the rules make one on every step."""
@@ -220,6 +296,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._first_tables: tuple[list[tuple[Hex, Hex, Hex]], int, dict[tuple[Hex, Hex], int],
                                   dict[Hex, int]] | None = None
         self._first_tile_actions: dict[int, list[Any]] = {}
+        self._first_tile_bits: dict[int, dict[int, int]] = {}  # seat -> id of each -> its bit
 
     def _first_tile_tables(self) -> tuple[list[tuple[Hex, Hex, Hex]], int,
                                           dict[tuple[Hex, Hex], int], dict[Hex, int]]:
@@ -269,6 +346,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             actions = self._first_tile_actions[seat] = [
                 self._listed_first_tile(seat, offset[h], offset[entry], offset[exit_])
                 for entry, h, exit_ in self._first_tile_tables()[0]]
+            # Kept alive by the list above, so their ids stay theirs.
+            self._first_tile_bits[seat] = {id(a): bit for bit, a in enumerate(actions)}
         return actions
 
     def _open_first_tiles(self, state: RotwState) -> int:
@@ -476,11 +555,12 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if state.step is Step.BUILD:
             b = state.building
             assert b is not None
-            choices: list[Any] = self.track_choices(state, seat)
-            if b.laid:
-                choices.append(self._listed_end_build(seat))
+            choices: list[Any] | Choices
+            if b.link is None:
+                choices = self._new_build_choices(state, seat)
             else:
-                choices.append(self._listed_cancel(seat))
+                choices = self.track_choices(state, seat)
+                choices.append(self._listed_end_build(seat) if b.laid else self._listed_cancel(seat))
             return _prompt(seat=seat, step=where,
                           text=f"{name}: lay track ({b.laid}/{MAX_TILES} tiles, {money(b.cost)})",
                           choices=choices,
@@ -530,13 +610,20 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 out.append(first)
             return out
         open_ = self._open_first_tiles(state)
-        if not open_:
-            return out
-        actions = self._first_tile_actions_of(seat)
-        # The bits as bytes, lowest first: a 1 keeps the action in its place.
-        keep = bin(open_)[:1:-1].encode().translate(_BITS_TO_BYTES)
-        out.extend(compress(actions, keep))
+        if open_:
+            out.extend(_bits_kept(open_, self._first_tile_actions_of(seat)))
         return out
+
+    def _new_build_choices(self, state: RotwState, seat: int) -> _TileChoices:
+        """The choices of a build before its first tile (``track_choices`` and the
+        cancel), as a ``Choices`` listing the first tiles of new links only when read."""
+        head: list[Any] = []
+        for own in state.links.values():
+            if own.owner == seat and own.end is None:
+                self._extensions(state, seat, own, head, False)
+        tiles = self._first_tile_actions_of(seat)
+        return _TileChoices(head, self._open_first_tiles(state), tiles,
+                            self._first_tile_bits[seat], [self._listed_cancel(seat)])
 
     def _extensions(self, state: RotwState, seat: int, link: Link, out: list[Any],
                     first_only: bool) -> None:
