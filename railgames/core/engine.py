@@ -448,6 +448,46 @@ LISTED_LOOKUP = 64
 _RECORD_FORMS: dict[int, tuple[Any, dict[str, Any]]] = {}
 _RECORD_FORMS_LIMIT = 2_000
 
+# Action class -> its field names, when its JSON form is its fields as they are
+# (see ``_plain_form``); None when pydantic must work it out.
+_PLAIN_FIELDS: dict[type, tuple[str, ...] | None] = {}
+_SCALARS = (str, int, bool, type(None))
+
+
+def _plain_fields(cls: type[Action]) -> tuple[str, ...] | None:
+    decorators = cls.__pydantic_decorators__
+    plain = not (decorators.field_serializers or decorators.model_serializers
+                 or cls.model_config.get("extra") == "allow" or cls.__pydantic_root_model__)
+    for info in cls.model_fields.values():
+        if info.alias is not None or info.serialization_alias is not None or info.exclude:
+            plain = False
+    names = tuple(cls.model_fields) if plain else None
+    _PLAIN_FIELDS[cls] = names
+    return names
+
+
+def _plain_form(action: Any) -> dict[str, Any] | None:
+    """``action.model_dump(mode="json")`` made from its fields without pydantic, where
+    each is a str, int, bool or None, or a tuple of those (a list in JSON), and its
+    class serializes them no other way; else None."""
+    cls = type(action)
+    names = _PLAIN_FIELDS[cls] if cls in _PLAIN_FIELDS else _plain_fields(cls)
+    values = action.__dict__
+    if names is None or tuple(values) != names:
+        return None
+    form: dict[str, Any] = {}
+    for name, value in values.items():
+        kind = type(value)
+        if kind is tuple:
+            for item in value:
+                if type(item) not in _SCALARS:
+                    return None
+            value = list(value)
+        elif kind not in _SCALARS:
+            return None
+        form[name] = value
+    return form
+
 
 def _record_form(action: Any) -> dict[str, Any]:
     """``action.model_dump(mode="json")`` of a listed action, a new dict each time as
@@ -455,7 +495,8 @@ def _record_form(action: Any) -> dict[str, Any]:
     known = _RECORD_FORMS.get(id(action))
     if known is not None and known[0] is action:
         return known[1].copy()
-    form: dict[str, Any] = action.model_dump(mode="json")
+    plain = _plain_form(action)
+    form: dict[str, Any] = action.model_dump(mode="json") if plain is None else plain
     for value in form.values():
         if type(value) is list or type(value) is dict:
             return form
