@@ -297,6 +297,11 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                                   dict[Hex, int]] | None = None
         self._first_tile_actions: dict[int, list[Any]] = {}
         self._first_tile_bits: dict[int, dict[int, int]] = {}  # seat -> id of each -> its bit
+        self._executors: dict[type, Callable[[RotwState, Any, EventLog], None]] = {
+            Bid: self._bid, PassBid: self._pass_bid, Choose: self._choose, Cancel: self._cancel,
+            PassAction: self._pass_action, UpgradeEngine: self._upgrade,
+            Urbanize: self._urbanize_then_next, LayTrack: self._lay, EndBuild: self._end_build,
+            Deliver: self._deliver_then_next}
 
     def _first_tile_tables(self) -> tuple[list[tuple[Hex, Hex, Hex]], int,
                                           dict[tuple[Hex, Hex], int], dict[Hex, int]]:
@@ -1125,65 +1130,80 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
 
     # ------------------------------------------------------------ execution
     def execute(self, state: RotwState, action: Any, log: EventLog) -> None:
+        # One method for each kind of action, found by its class (the actions are the
+        # union's own classes, none a subclass of another).
+        self._executors[type(action)](state, action, log)
+
+    def _bid(self, state: RotwState, action: Bid, log: EventLog) -> None:
         seat = action.seat
-        name = self._name(state, seat)
-        p = state.players[seat]
-        if isinstance(action, Bid):
-            auction = state.auction
-            assert auction is not None
-            auction.high_bid, auction.high_seat = action.amount, seat
-            auction.bids[seat] = action.amount
-            log.add(f"{name} bids {money(action.amount)}.", "bid", rule=R.AUCTION, seat=seat,
-                    amount=action.amount)
-            auction.to_act = (auction.to_act + 1) % len(auction.bidders)
-            self._auction_next(state, log)
-        elif isinstance(action, PassBid):
-            auction = state.auction
-            assert auction is not None
-            log.add(f"{name} passes.", "pass_bid", rule=R.AUCTION, seat=seat)
-            index = auction.bidders.index(seat)
-            auction.bidders.remove(seat)
-            auction.dropped.append(seat)
-            if auction.bidders:
-                auction.to_act = index % len(auction.bidders)
-            self._auction_next(state, log)
-        elif isinstance(action, Choose):
-            if action.action == "build":
-                state.step = Step.BUILD
-                state.building = Building()
-            elif action.action == "urbanize":
-                state.step = Step.URBANIZE
-            else:
-                state.step = Step.DELIVER
-        elif isinstance(action, Cancel):
-            state.step = Step.ACTION
-            state.building = None
-        elif isinstance(action, PassAction):
-            log.add(f"{name} passes this round.", "pass_action", rule=R.PASS, seat=seat)
-            self._next_player(state, log)
-        elif isinstance(action, UpgradeEngine):
-            cost = self.map.engine_costs[action.level]
-            self.pay(state, seat, cost, log, f"a level {action.level} engine")
-            p.engine = action.level
-            log.add(f"{name} upgrades to a level {action.level} engine for {money(cost)}.",
-                    "upgrade", rule=R.ENGINE, seat=seat, level=action.level, cost=cost)
-            self._next_player(state, log)
-        elif isinstance(action, Urbanize):
-            self._urbanize(state, action, log)
-            self._next_player(state, log)
-        elif isinstance(action, LayTrack):
-            self._lay(state, action, log)
-        elif isinstance(action, EndBuild):
-            b = state.building
-            assert b is not None and b.link is not None
-            link = state.links[b.link]
-            log.add(f"{name} ends the build: link {link.id} from {self.city_name(link.start)} is "
-                    f"incomplete ({plural(len(link.tiles), 'tile')}).", "end_build", rule=R.BUILD, seat=seat,
-                    link=link.id)
-            self._finish_build(state, log)
-        elif isinstance(action, Deliver):
-            self._deliver(state, action, log)
-            self._next_player(state, log)
+        auction = state.auction
+        assert auction is not None
+        auction.high_bid, auction.high_seat = action.amount, seat
+        auction.bids[seat] = action.amount
+        log.add(f"{self._name(state, seat)} bids {money(action.amount)}.", "bid", rule=R.AUCTION,
+                seat=seat, amount=action.amount)
+        auction.to_act = (auction.to_act + 1) % len(auction.bidders)
+        self._auction_next(state, log)
+
+    def _pass_bid(self, state: RotwState, action: PassBid, log: EventLog) -> None:
+        seat = action.seat
+        auction = state.auction
+        assert auction is not None
+        log.add(f"{self._name(state, seat)} passes.", "pass_bid", rule=R.AUCTION, seat=seat)
+        index = auction.bidders.index(seat)
+        auction.bidders.remove(seat)
+        auction.dropped.append(seat)
+        if auction.bidders:
+            auction.to_act = index % len(auction.bidders)
+        self._auction_next(state, log)
+
+    def _choose(self, state: RotwState, action: Choose, log: EventLog) -> None:
+        if action.action == "build":
+            state.step = Step.BUILD
+            state.building = Building()
+        elif action.action == "urbanize":
+            state.step = Step.URBANIZE
+        else:
+            state.step = Step.DELIVER
+
+    def _cancel(self, state: RotwState, action: Cancel, log: EventLog) -> None:
+        state.step = Step.ACTION
+        state.building = None
+
+    def _pass_action(self, state: RotwState, action: PassAction, log: EventLog) -> None:
+        seat = action.seat
+        log.add(f"{self._name(state, seat)} passes this round.", "pass_action", rule=R.PASS,
+                seat=seat)
+        self._next_player(state, log)
+
+    def _upgrade(self, state: RotwState, action: UpgradeEngine, log: EventLog) -> None:
+        seat = action.seat
+        cost = self.map.engine_costs[action.level]
+        self.pay(state, seat, cost, log, f"a level {action.level} engine")
+        state.players[seat].engine = action.level
+        log.add(f"{self._name(state, seat)} upgrades to a level {action.level} engine for "
+                f"{money(cost)}.", "upgrade", rule=R.ENGINE, seat=seat, level=action.level,
+                cost=cost)
+        self._next_player(state, log)
+
+    def _urbanize_then_next(self, state: RotwState, action: Urbanize, log: EventLog) -> None:
+        self._urbanize(state, action, log)
+        self._next_player(state, log)
+
+    def _end_build(self, state: RotwState, action: EndBuild, log: EventLog) -> None:
+        seat = action.seat
+        b = state.building
+        assert b is not None and b.link is not None
+        link = state.links[b.link]
+        log.add(f"{self._name(state, seat)} ends the build: link {link.id} from "
+                f"{self.city_name(link.start)} is incomplete "
+                f"({plural(len(link.tiles), 'tile')}).", "end_build", rule=R.BUILD, seat=seat,
+                link=link.id)
+        self._finish_build(state, log)
+
+    def _deliver_then_next(self, state: RotwState, action: Deliver, log: EventLog) -> None:
+        self._deliver(state, action, log)
+        self._next_player(state, log)
 
     def _lay(self, state: RotwState, a: LayTrack, log: EventLog) -> None:
         seat = a.seat
