@@ -1417,8 +1417,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             log.add(text + ".", "income", rule=(R.INCOME, R.INTEREST) if owe else R.INCOME,
                     seat=seat, income=pay, interest=owe)
         removed = [k for k in state.links.values() if not k.complete]
-        for link in removed:
-            self._remove_link(state, link)
+        if removed:
+            self._remove_links(state, removed)
         if removed:
             log.add("Incomplete links are removed: "
                     + ", ".join(f"{k.id} of {self._name(state, k.owner)}" for k in removed) + ".",
@@ -1429,15 +1429,19 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         state.turn += 1
         self._begin_turn(state, log, opener=state.first)
 
-    def _remove_link(self, state: RotwState, link: Link) -> None:
-        for key in [k for k, v in state.side_link.items() if v == link.id]:
-            del state.side_link[key]
-        for h in link.tiles:
-            here = state.hex_links[h]
-            here.remove(link.id)
-            if not here:
-                del state.hex_links[h]
-        del state.links[link.id]
+    def _remove_links(self, state: RotwState, links: list[Link]) -> None:
+        """Take ``links`` off the board: their sides, their tracks in each hex, themselves."""
+        ids = {link.id for link in links}
+        sides = state.side_link
+        for key in [k for k, v in sides.items() if v in ids]:
+            del sides[key]
+        for link in links:
+            for h in link.tiles:
+                here = state.hex_links[h]
+                here.remove(link.id)
+                if not here:
+                    del state.hex_links[h]
+            del state.links[link.id]
 
     # ------------------------------------------------------------ the end
     def score_of(self, state: RotwState, seat: int) -> dict[str, int]:
@@ -1477,6 +1481,15 @@ def _only_added(before: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]]
             and all(map(le, counts, now[2])))
 
 
+# (colours, one of them) -> the others, in order: the walk of the routes asks again and again.
+_WITHOUT: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
+
+
+def _without(colours: tuple[str, ...], colour: str) -> tuple[str, ...]:
+    others = _WITHOUT[(colours, colour)] = tuple(c for c in colours if c != colour)
+    return others
+
+
 def _walk_routes(net: dict[str, list[tuple[str, str]]], links: dict[str, Link],
                  colour_of: dict[str, str], seat: int, engine: int,
                  found: dict[str, list[tuple[str, ...]]], seen: set[str], route: list[str],
@@ -1495,7 +1508,7 @@ def _walk_routes(net: dict[str, list[tuple[str, str]]], links: dict[str, Link],
         if here in moving:
             # The cube of that colour must stop at the first city of its colour.
             found[here].append(tuple(route))
-            onward = tuple(c for c in moving if c != here)
+            onward = _WITHOUT.get((moving, here)) or _without(moving, here)
         if onward and len(route) < engine:
             seen.add(there)
             _walk_routes(net, links, colour_of, seat, engine, found, seen, route, there, onward)
