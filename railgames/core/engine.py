@@ -607,7 +607,7 @@ class Game:
             self._prompted = None
             return None
         choices = prompt.choices
-        if isinstance(choices, Choices):  # never changes: kept as it is
+        if type(choices) is not list and isinstance(choices, Choices):  # never changes: kept
             self._prompted = (self.state, len(self.record.actions), prompt.seat, choices)
         else:
             self._prompted = None if len(choices) > LISTED_LOOKUP else (

@@ -224,6 +224,20 @@ def _prompt(seat: int, step: str, text: str, choices: list[Any] | Choices, amoun
     return prompt
 
 
+# The bids' AmountInput by their lowest: every auction asks for the same few (frozen, so shared).
+_BID_AMOUNTS: dict[int, AmountInput] = {}
+
+
+def _bid_amount(low: int) -> AmountInput:
+    amount = _BID_AMOUNTS.get(low)
+    if amount is None:
+        amount = AmountInput(action_type="bid", label="Bid", min=low, max=low + BID_WINDOW,
+                             step=BID_STEP, default=low)
+        if len(_BID_AMOUNTS) < 1000:
+            _BID_AMOUNTS[low] = amount
+    return amount
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -278,10 +292,15 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._listed_choose = self._stores[Choose].make
         self._listed_urbanize = self._stores[Urbanize].make
         self._listed_upgrade = self._stores[UpgradeEngine].make
-        self._listed_pass_action = self._stores[PassAction].make
-        self._listed_pass_bid = self._stores[PassBid].make
-        self._listed_cancel = self._stores[Cancel].make
-        self._listed_end_build = self._stores[EndBuild].make
+        # The choices that depend on the seat alone, by seat (made by their stores, which
+        # never start afresh under them: a few each).
+        seats = range(self.max_players)
+        self._pass_action_of = [self._stores[PassAction].make(s) for s in seats]
+        self._pass_bid_of = [self._stores[PassBid].make(s) for s in seats]
+        self._cancel_of = [self._stores[Cancel].make(s) for s in seats]
+        self._end_build_of = [self._stores[EndBuild].make(s) for s in seats]
+        self._choose_of = [{what: self._listed_choose(s, what)
+                            for what in ("build", "urbanize", "deliver")} for s in seats]
         # The first tiles of new links (listed at every build: see ``_first_tile_tables``)
         # have a store of their own, as many as the board allows, so that it never
         # starts afresh under the lists of them kept for each seat.
@@ -545,9 +564,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             return _prompt(
                 seat=seat, step="Auction",
                 text=f"{name}: bid for the First Player marker ({high}) or pass for good",
-                choices=[self._listed_pass_bid(seat)],
-                amount=AmountInput(action_type="bid", label="Bid", min=low,
-                                   max=low + BID_WINDOW, step=BID_STEP, default=low),
+                choices=[self._pass_bid_of[seat]],
+                amount=_bid_amount(low),
                 help=f"You have {money(p.cash)}; bonds of {money(BOND)} are issued at the end "
                      "if the winner cannot pay. Higher bids than those listed may be typed.",
             )
@@ -565,7 +583,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 choices = self._new_build_choices(state, seat)
             else:
                 choices = self.track_choices(state, seat)
-                choices.append(self._listed_end_build(seat) if b.laid else self._listed_cancel(seat))
+                choices.append(self._end_build_of[seat] if b.laid else self._cancel_of[seat])
             return _prompt(seat=seat, step=where,
                           text=f"{name}: lay track ({b.laid}/{MAX_TILES} tiles, {money(b.cost)})",
                           choices=choices,
@@ -574,23 +592,23 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if state.step is Step.URBANIZE:
             return _prompt(seat=seat, step=where,
                           text=f"{name}: urbanize a gray city for {money(URBANIZE_COST)}",
-                          choices=[*self.urbanize_choices(state, seat), self._listed_cancel(seat)])
+                          choices=[*self.urbanize_choices(state, seat), self._cancel_of[seat]])
         return _prompt(seat=seat, step=where,
                       text=f"{name}: deliver a goods cube (engine level {p.engine})",
-                      choices=[*self.deliveries(state, seat), self._listed_cancel(seat)])
+                      choices=[*self.deliveries(state, seat), self._cancel_of[seat]])
 
     def action_choices(self, state: RotwState, seat: int) -> list[Any]:
         p = state.players[seat]
         out: list[Any] = []
         if self.track_choices(state, seat, first_only=True):
-            out.append(self._listed_choose(seat, "build"))
+            out.append(self._choose_of[seat]["build"])
         if self._can_urbanize(state):
-            out.append(self._listed_choose(seat, "urbanize"))
+            out.append(self._choose_of[seat]["urbanize"])
         if p.engine < MAX_ENGINE:
             out.append(self._listed_upgrade(seat, p.engine + 1))
         if self.can_deliver(state, seat):
-            out.append(self._listed_choose(seat, "deliver"))
-        out.append(self._listed_pass_action(seat))
+            out.append(self._choose_of[seat]["deliver"])
+        out.append(self._pass_action_of[seat])
         return out
 
     # ------------------------------------------------------------ track
@@ -628,7 +646,7 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 self._extensions(state, seat, own, head, False)
         tiles = self._first_tile_actions_of(seat)
         return _TileChoices(head, self._open_first_tiles(state), tiles,
-                            self._first_tile_bits[seat], [self._listed_cancel(seat)])
+                            self._first_tile_bits[seat], [self._cancel_of[seat]])
 
     def _extensions(self, state: RotwState, seat: int, link: Link, out: list[Any],
                     first_only: bool) -> None:
