@@ -135,10 +135,14 @@ def _bits_kept(bits: int, actions: list[Any]) -> Iterator[Any]:
     return compress(actions, bin(bits)[:1:-1].encode().translate(_BITS_TO_BYTES))
 
 
+# Byte -> the positions of its set bits, lowest first.
+_BYTE_BITS = tuple(tuple(i for i in range(8) if byte >> i & 1) for byte in range(256))
+
+
 def _nth_bit(bits: int, n: int) -> int:
     """The position of the ``n``-th (from 0) set bit of ``bits``, lowest first (it has one)."""
     base = 0
-    while True:
+    while True:  # by 64 bits
         chunk = bits & 0xFFFF_FFFF_FFFF_FFFF
         count = chunk.bit_count()
         if n < count:
@@ -146,9 +150,13 @@ def _nth_bit(bits: int, n: int) -> int:
         n -= count
         bits >>= 64
         base += 64
-    for _ in range(n):
-        chunk &= chunk - 1  # the lowest set bit cleared
-    return base + (chunk & -chunk).bit_length() - 1
+    while True:  # then by bytes
+        here = _BYTE_BITS[chunk & 0xFF]
+        if n < len(here):
+            return base + here[n]
+        n -= len(here)
+        chunk >>= 8
+        base += 8
 
 
 class _TileChoices(Choices):
