@@ -162,6 +162,10 @@ def test_a_field_pydantic_writes_its_own_way_is_left_to_it() -> None:
         type: Literal["weighed"] = "weighed"
         weight: float = 1.0
 
+    class Path(Action):
+        type: Literal["path"] = "path"
+        path: list[str]
+
     class Listed(Action):
         type: Literal["listed"] = "listed"
         hexes: tuple[tuple[int, int], ...] = ()
@@ -172,3 +176,6 @@ def test_a_field_pydantic_writes_its_own_way_is_left_to_it() -> None:
     assert _plain_form(Listed.trusted(type="listed", seat=1, hexes=((1, 2),))) is None
     assert _plain_form(Listed.trusted(type="listed", seat=1, hexes=())) == {
         "type": "listed", "seat": 1, "hexes": []}
+    path = ["a", "b"]
+    form = _plain_form(Path.trusted(type="path", seat=2, path=path))
+    assert form == {"type": "path", "seat": 2, "path": ["a", "b"]} and form["path"] is not path

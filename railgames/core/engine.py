@@ -468,8 +468,8 @@ def _plain_fields(cls: type[Action]) -> tuple[str, ...] | None:
 
 def _plain_form(action: Any) -> dict[str, Any] | None:
     """``action.model_dump(mode="json")`` made from its fields without pydantic, where
-    each is a str, int, bool or None, or a tuple of those (a list in JSON), and its
-    class serializes them no other way; else None."""
+    each is a str, int, bool or None, or a tuple or list of those (a new list in
+    JSON), and its class serializes them no other way; else None."""
     cls = type(action)
     names = _PLAIN_FIELDS[cls] if cls in _PLAIN_FIELDS else _plain_fields(cls)
     values = action.__dict__
@@ -478,7 +478,7 @@ def _plain_form(action: Any) -> dict[str, Any] | None:
     form: dict[str, Any] = {}
     for name, value in values.items():
         kind = type(value)
-        if kind is tuple:
+        if kind is tuple or kind is list:
             for item in value:
                 if type(item) not in _SCALARS:
                     return None
