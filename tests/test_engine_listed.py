@@ -9,13 +9,16 @@ parsed and checked in full: refused with a one-line reason, changing nothing.
 from __future__ import annotations
 
 import copy
+import json
+from typing import Literal
 
 import pytest
+from pydantic import Field
 
-from railgames.core.engine import LISTED_LOOKUP, Game
+from railgames.core.engine import LISTED_LOOKUP, Action, Game, _plain_form
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.record import PlayerSpec
-from railgames.core.simulate import bot_players, play_bot_game
+from railgames.core.simulate import bot_players, bots_for, play_bot_game, step_bot
 from railgames.games import GAMES, load_ruleset
 from railgames.games.railways_of_the_world.actions import Choose, PassAction
 from railgames.games.railways_of_the_world.state import Step
@@ -127,3 +130,52 @@ def test_bot_games_replay_to_the_same_state_and_record(game_id: str) -> None:
     again = Game.replay(rules, game.record)
     assert repr(again.state) == repr(game.state)
     assert again.record.actions == game.record.actions
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_the_record_form_made_without_pydantic_is_pydantics_own(game_id: str) -> None:
+    """Every listed choice along a bot game: where the engine writes its record form
+    from the fields itself, it is ``model_dump(mode="json")`` to the byte."""
+    rules = load_ruleset(game_id)
+    game = Game.new(rules, bot_players(rules.max_players, "random"), 8)
+    bots = bots_for(game, 8)
+    plain = 0
+    while not game.is_over():
+        prompt = game.prompt()
+        assert prompt is not None
+        for choice in prompt.choices:
+            form = _plain_form(choice)
+            if form is not None:
+                plain += 1
+                assert json.dumps(form) == json.dumps(choice.model_dump(mode="json"))
+        step_bot(game, bots)
+    assert plain > 100
+
+
+def test_a_field_pydantic_writes_its_own_way_is_left_to_it() -> None:
+    class Renamed(Action):
+        type: Literal["renamed"] = "renamed"
+        where: tuple[int, ...]
+        named: str = Field(default="x", serialization_alias="name")
+
+    class Weighed(Action):
+        type: Literal["weighed"] = "weighed"
+        weight: float = 1.0
+
+    class Path(Action):
+        type: Literal["path"] = "path"
+        path: list[str]
+
+    class Listed(Action):
+        type: Literal["listed"] = "listed"
+        hexes: tuple[tuple[int, int], ...] = ()
+
+    renamed = Renamed.trusted(type="renamed", seat=0, where=(1, 2), named="x")
+    assert _plain_form(renamed) is None and renamed.model_dump(mode="json", by_alias=True)["name"]
+    assert _plain_form(Weighed.trusted(type="weighed", seat=0, weight=1.0)) is None
+    assert _plain_form(Listed.trusted(type="listed", seat=1, hexes=((1, 2),))) is None
+    assert _plain_form(Listed.trusted(type="listed", seat=1, hexes=())) == {
+        "type": "listed", "seat": 1, "hexes": []}
+    path = ["a", "b"]
+    form = _plain_form(Path.trusted(type="path", seat=2, path=path))
+    assert form == {"type": "path", "seat": 2, "path": ["a", "b"]} and form["path"] is not path

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from railgames.core.engine import Prompt, Ruleset
@@ -29,11 +30,14 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
-        options: list[Any] = list(prompt.choices)
+        # Only the number of choices and the one picked are needed (the draw is
+        # ``rng.choice``'s, of the choices with the amount after them): a prompt's
+        # ``Choices`` is never listed in full for it.
+        choices = prompt.choices
         amount = prompt.amount
-        if amount is not None and (amount.max is None or amount.min <= amount.max):
-            options.append(amount)
-        pick = self.rng.choice(options)
+        if amount is not None and not (amount.max is None or amount.min <= amount.max):
+            amount = None
+        pick = self.rng.choice(choices if amount is None else _Then(choices, amount))
         if pick is amount:
             assert amount is not None
             value = self.rng.choice(amount.values())
@@ -41,6 +45,24 @@ class RandomBot:
                 {"type": amount.action_type, "seat": prompt.seat, "amount": value}
             )
         return pick
+
+
+class _Then(Sequence[Any]):
+    """``choices`` followed by one more item, without copying them."""
+
+    __slots__ = ("_choices", "_last")
+
+    def __init__(self, choices: Sequence[Any], last: Any) -> None:
+        self._choices = choices
+        self._last = last
+
+    def __len__(self) -> int:
+        return len(self._choices) + 1
+
+    def __getitem__(self, index: Any) -> Any:
+        if index == len(self._choices):
+            return self._last
+        return self._choices[index]
 
 
 def make_bot(kind: str, ruleset: Ruleset[Any], seed: int) -> Bot:

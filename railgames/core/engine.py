@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Generic, TypeVar
 
@@ -129,6 +129,77 @@ class Interned:
             return False
 
 
+class Choices(Sequence[Any]):
+    """A prompt's legal choices, worked out only as far as they are asked for.
+
+    Reads as the list it stands for (the same actions, in the same order): its
+    length and any one item are found without making the others, which a bot
+    picking one of hundreds of tiles needs, and the whole list is made once,
+    when it is first walked through. ``holds`` answers whether an action is one
+    of the choices, the object itself, also without listing them. Never
+    changes once made; pickled, it is the plain list.
+
+    A game subclasses it with ``__len__``, ``_item`` (one choice by its index,
+    0 <= index < len) and ``_listed`` (the whole list, in order), and may give
+    a quicker ``holds``.
+    """
+
+    __slots__ = ("_all",)
+    _all: list[Any]
+
+    @abstractmethod
+    def __len__(self) -> int: ...
+
+    @abstractmethod
+    def _item(self, index: int) -> Any: ...
+
+    @abstractmethod
+    def _listed(self) -> list[Any]: ...
+
+    def as_list(self) -> list[Any]:
+        """Every choice, in order (made once and kept: a caller must not change it)."""
+        try:
+            return self._all
+        except AttributeError:
+            every = self._all = self._listed()
+            return every
+
+    def __getitem__(self, index: Any) -> Any:
+        if type(index) is int:
+            n = len(self)
+            if index < 0:
+                index += n
+            if not 0 <= index < n:
+                raise IndexError("choice index out of range")
+            return self._item(index)
+        return self.as_list()[index]
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.as_list())
+
+    def __contains__(self, action: object) -> bool:
+        return action in self.as_list()
+
+    def holds(self, action: Any) -> bool:
+        """Whether ``action`` is one of the choices: that very object, not an equal one."""
+        return any(choice is action for choice in self.as_list())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Choices):
+            return self.as_list() == other.as_list()
+        if isinstance(other, list):
+            return self.as_list() == other
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.as_list())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (list, (self.as_list(),))
+
+
 # Prompts, amounts and results are made by the rules on every step and never come
 # from outside, so they are plain data: a pydantic model would check them again.
 @dataclass(frozen=True, kw_only=True)
@@ -164,20 +235,21 @@ class Prompt:
 
     ``choices`` lists concrete legal actions; ``amount`` describes a range of
     legal numbers for one action type (all of which are legal). Either may be
-    empty, not both. A list of choices is kept as given (the rules make a new
-    one for each prompt; its actions may be shared, being frozen); any other
-    sequence is copied into a list.
+    empty, not both. A list of choices, or a ``Choices`` (a list made only as
+    far as it is read), is kept as given (the rules make a new one for each
+    prompt; its actions may be shared, being frozen); any other sequence is
+    copied into a list.
     """
 
     seat: int
     step: str
     text: str
-    choices: list[Any] = field(default_factory=list)
+    choices: list[Any] | Choices = field(default_factory=list)
     amount: AmountInput | None = None
     help: str = ""
 
     def __post_init__(self) -> None:
-        if type(self.choices) is not list:
+        if type(self.choices) is not list and not isinstance(self.choices, Choices):
             _set(self, "choices", list(self.choices))
 
 
@@ -376,6 +448,46 @@ LISTED_LOOKUP = 64
 _RECORD_FORMS: dict[int, tuple[Any, dict[str, Any]]] = {}
 _RECORD_FORMS_LIMIT = 2_000
 
+# Action class -> its field names, when its JSON form is its fields as they are
+# (see ``_plain_form``); None when pydantic must work it out.
+_PLAIN_FIELDS: dict[type, tuple[str, ...] | None] = {}
+_SCALARS = (str, int, bool, type(None))
+
+
+def _plain_fields(cls: type[Action]) -> tuple[str, ...] | None:
+    decorators = cls.__pydantic_decorators__
+    plain = not (decorators.field_serializers or decorators.model_serializers
+                 or cls.model_config.get("extra") == "allow" or cls.__pydantic_root_model__)
+    for info in cls.model_fields.values():
+        if info.alias is not None or info.serialization_alias is not None or info.exclude:
+            plain = False
+    names = tuple(cls.model_fields) if plain else None
+    _PLAIN_FIELDS[cls] = names
+    return names
+
+
+def _plain_form(action: Any) -> dict[str, Any] | None:
+    """``action.model_dump(mode="json")`` made from its fields without pydantic, where
+    each is a str, int, bool or None, or a tuple or list of those (a new list in
+    JSON), and its class serializes them no other way; else None."""
+    cls = type(action)
+    names = _PLAIN_FIELDS[cls] if cls in _PLAIN_FIELDS else _plain_fields(cls)
+    values = action.__dict__
+    if names is None or tuple(values) != names:
+        return None
+    form: dict[str, Any] = {}
+    for name, value in values.items():
+        kind = type(value)
+        if kind is tuple or kind is list:
+            for item in value:
+                if type(item) not in _SCALARS:
+                    return None
+            value = list(value)
+        elif kind not in _SCALARS:
+            return None
+        form[name] = value
+    return form
+
 
 def _record_form(action: Any) -> dict[str, Any]:
     """``action.model_dump(mode="json")`` of a listed action, a new dict each time as
@@ -383,7 +495,8 @@ def _record_form(action: Any) -> dict[str, Any]:
     known = _RECORD_FORMS.get(id(action))
     if known is not None and known[0] is action:
         return known[1].copy()
-    form: dict[str, Any] = action.model_dump(mode="json")
+    plain = _plain_form(action)
+    form: dict[str, Any] = action.model_dump(mode="json") if plain is None else plain
     for value in form.values():
         if type(value) is list or type(value) is dict:
             return form
@@ -403,7 +516,7 @@ class Game:
         # The last prompt given out: (the state, the record's length, the seat, its choices).
         # While neither has moved on, one of those choices (the very object the rules
         # made) is legal as it stands, so applying it skips checking it again.
-        self._prompted: tuple[Any, int, int, tuple[Any, ...]] | None = None
+        self._prompted: tuple[Any, int, int, tuple[Any, ...] | Choices] | None = None
 
     # --- creation
     @classmethod
@@ -490,9 +603,15 @@ class Game:
 
     def prompt(self) -> Prompt | None:
         prompt = self.ruleset.prompt(self.state)
-        choices = None if prompt is None else prompt.choices
-        self._prompted = None if choices is None or len(choices) > LISTED_LOOKUP else (
-            self.state, len(self.record.actions), prompt.seat, tuple(choices))  # type: ignore[union-attr]
+        if prompt is None:
+            self._prompted = None
+            return None
+        choices = prompt.choices
+        if type(choices) is not list and isinstance(choices, Choices):  # never changes: kept
+            self._prompted = (self.state, len(self.record.actions), prompt.seat, choices)
+        else:
+            self._prompted = None if len(choices) > LISTED_LOOKUP else (
+                self.state, len(self.record.actions), prompt.seat, tuple(choices))
         return prompt
 
     def _listed(self, raw: Any) -> bool:
@@ -503,10 +622,13 @@ class Game:
         if prompted is None or prompted[0] is not self.state \
                 or prompted[1] != len(self.record.actions):
             return False
-        for choice in prompted[3]:
-            if choice is raw:
-                return bool(raw.seat == prompted[2])
-        return False
+        choices = prompted[3]
+        if type(choices) is tuple:
+            for choice in choices:
+                if choice is raw:
+                    return bool(raw.seat == prompted[2])
+            return False
+        return choices.holds(raw) and bool(raw.seat == prompted[2])  # type: ignore[union-attr]
 
     def legal_actions(self) -> list[Any]:
         return self.ruleset.legal_actions(self.state)

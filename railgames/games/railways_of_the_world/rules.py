@@ -9,13 +9,21 @@ docs/rulings/railways-of-the-world.md; comments below name them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import fields
 from itertools import chain, compress, repeat
 from operator import attrgetter, le, ne
 from typing import Any, ClassVar
 
-from railgames.core.engine import Action, AmountInput, Interned, Prompt, Result, Ruleset
+from railgames.core.engine import (
+    Action,
+    AmountInput,
+    Choices,
+    Interned,
+    Prompt,
+    Result,
+    Ruleset,
+)
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex, are_adjacent, neighbours, side_key
@@ -121,6 +129,82 @@ def _side(a: Hex, b: Hex) -> tuple[Hex, Hex]:
     return (a, b) if a <= b else (b, a)
 
 
+def _bits_kept(bits: int, actions: list[Any]) -> Iterator[Any]:
+    """The actions of ``actions`` whose bits are set in ``bits``, in order."""
+    # The bits as bytes, lowest first: a 1 keeps the action in its place.
+    return compress(actions, bin(bits)[:1:-1].encode().translate(_BITS_TO_BYTES))
+
+
+# Byte -> the positions of its set bits, lowest first.
+_BYTE_BITS = tuple(tuple(i for i in range(8) if byte >> i & 1) for byte in range(256))
+
+
+def _nth_bit(bits: int, n: int) -> int:
+    """The position of the ``n``-th (from 0) set bit of ``bits``, lowest first (it has one)."""
+    base = 0
+    while True:  # by 64 bits
+        chunk = bits & 0xFFFF_FFFF_FFFF_FFFF
+        count = chunk.bit_count()
+        if n < count:
+            break
+        n -= count
+        bits >>= 64
+        base += 64
+    while True:  # then by bytes
+        here = _BYTE_BITS[chunk & 0xFF]
+        if n < len(here):
+            return base + here[n]
+        n -= len(here)
+        chunk >>= 8
+        base += 8
+
+
+class _TileChoices(Choices):
+    """The choices of a build before its first tile: the tiles extending the seat's
+    incomplete links (``head``), the first tiles of new links whose bits are set in
+    ``bits`` (``tiles`` in the order of ``_first_tile_tables``), then ``tail`` (the
+    cancel). Hundreds of first tiles are legal at once, and a bot takes one: the
+    list of them is made only when read through, and an action is found among them
+    by its place in ``tiles`` (``index``: id of each -> its bit)."""
+
+    __slots__ = ("_head", "_bits", "_tiles", "_index", "_tail", "_open", "_n")
+
+    def __init__(self, head: list[Any], bits: int, tiles: list[Any], index: dict[int, int],
+                 tail: list[Any]) -> None:
+        self._head = head
+        self._bits = bits
+        self._tiles = tiles
+        self._index = index
+        self._tail = tail
+        self._open = bits.bit_count()
+        self._n = len(head) + self._open + len(tail)
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _item(self, index: int) -> Any:
+        head = self._head
+        if index < len(head):
+            return head[index]
+        index -= len(head)
+        if index < self._open:
+            return self._tiles[_nth_bit(self._bits, index)]
+        return self._tail[index - self._open]
+
+    def _listed(self) -> list[Any]:
+        return [*self._head, *_bits_kept(self._bits, self._tiles), *self._tail]
+
+    def holds(self, action: Any) -> bool:
+        for choice in self._head:
+            if choice is action:
+                return True
+        for choice in self._tail:
+            if choice is action:
+                return True
+        bit = self._index.get(id(action))
+        return bit is not None and self._tiles[bit] is action and bool(self._bits >> bit & 1)
+
+
 # Amounts written before (prices, bids, cash): the log writes the same few again and again.
 _MONEY: dict[int, str] = {}
 
@@ -138,7 +222,7 @@ _PROMPT_FIELDS = ("seat", "step", "text", "choices", "amount", "help")
 assert tuple(f.name for f in fields(Prompt)) == _PROMPT_FIELDS, "_prompt must fill every field"
 
 
-def _prompt(seat: int, step: str, text: str, choices: list[Any], amount: AmountInput | None = None,
+def _prompt(seat: int, step: str, text: str, choices: list[Any] | Choices, amount: AmountInput | None = None,
             help: str = "") -> Prompt:
     """``Prompt(...)`` with a list of choices, made without the frozen dataclass's
     field-by-field setting: the rules make one on every step."""
@@ -146,6 +230,20 @@ def _prompt(seat: int, step: str, text: str, choices: list[Any], amount: AmountI
     prompt.__dict__.update(seat=seat, step=step, text=text, choices=choices, amount=amount,
                            help=help)
     return prompt
+
+
+# The bids' AmountInput by their lowest: every auction asks for the same few (frozen, so shared).
+_BID_AMOUNTS: dict[int, AmountInput] = {}
+
+
+def _bid_amount(low: int) -> AmountInput:
+    amount = _BID_AMOUNTS.get(low)
+    if amount is None:
+        amount = AmountInput(action_type="bid", label="Bid", min=low, max=low + BID_WINDOW,
+                             step=BID_STEP, default=low)
+        if len(_BID_AMOUNTS) < 1000:
+            _BID_AMOUNTS[low] = amount
+    return amount
 
 
 def plural(n: int, word: str) -> str:
@@ -202,10 +300,15 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._listed_choose = self._stores[Choose].make
         self._listed_urbanize = self._stores[Urbanize].make
         self._listed_upgrade = self._stores[UpgradeEngine].make
-        self._listed_pass_action = self._stores[PassAction].make
-        self._listed_pass_bid = self._stores[PassBid].make
-        self._listed_cancel = self._stores[Cancel].make
-        self._listed_end_build = self._stores[EndBuild].make
+        # The choices that depend on the seat alone, by seat (made by their stores, which
+        # never start afresh under them: a few each).
+        seats = range(self.max_players)
+        self._pass_action_of = [self._stores[PassAction].make(s) for s in seats]
+        self._pass_bid_of = [self._stores[PassBid].make(s) for s in seats]
+        self._cancel_of = [self._stores[Cancel].make(s) for s in seats]
+        self._end_build_of = [self._stores[EndBuild].make(s) for s in seats]
+        self._choose_of = [{what: self._listed_choose(s, what)
+                            for what in ("build", "urbanize", "deliver")} for s in seats]
         # The first tiles of new links (listed at every build: see ``_first_tile_tables``)
         # have a store of their own, as many as the board allows, so that it never
         # starts afresh under the lists of them kept for each seat.
@@ -220,6 +323,12 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         self._first_tables: tuple[list[tuple[Hex, Hex, Hex]], int, dict[tuple[Hex, Hex], int],
                                   dict[Hex, int]] | None = None
         self._first_tile_actions: dict[int, list[Any]] = {}
+        self._first_tile_bits: dict[int, dict[int, int]] = {}  # seat -> id of each -> its bit
+        self._executors: dict[type, Callable[[RotwState, Any, EventLog], None]] = {
+            Bid: self._bid, PassBid: self._pass_bid, Choose: self._choose, Cancel: self._cancel,
+            PassAction: self._pass_action, UpgradeEngine: self._upgrade,
+            Urbanize: self._urbanize_then_next, LayTrack: self._lay, EndBuild: self._end_build,
+            Deliver: self._deliver_then_next}
 
     def _first_tile_tables(self) -> tuple[list[tuple[Hex, Hex, Hex]], int,
                                           dict[tuple[Hex, Hex], int], dict[Hex, int]]:
@@ -269,6 +378,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             actions = self._first_tile_actions[seat] = [
                 self._listed_first_tile(seat, offset[h], offset[entry], offset[exit_])
                 for entry, h, exit_ in self._first_tile_tables()[0]]
+            # Kept alive by the list above, so their ids stay theirs.
+            self._first_tile_bits[seat] = {id(a): bit for bit, a in enumerate(actions)}
         return actions
 
     def _open_first_tiles(self, state: RotwState) -> int:
@@ -461,9 +572,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             return _prompt(
                 seat=seat, step="Auction",
                 text=f"{name}: bid for the First Player marker ({high}) or pass for good",
-                choices=[self._listed_pass_bid(seat)],
-                amount=AmountInput(action_type="bid", label="Bid", min=low,
-                                   max=low + BID_WINDOW, step=BID_STEP, default=low),
+                choices=[self._pass_bid_of[seat]],
+                amount=_bid_amount(low),
                 help=f"You have {money(p.cash)}; bonds of {money(BOND)} are issued at the end "
                      "if the winner cannot pay. Higher bids than those listed may be typed.",
             )
@@ -476,11 +586,12 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if state.step is Step.BUILD:
             b = state.building
             assert b is not None
-            choices: list[Any] = self.track_choices(state, seat)
-            if b.laid:
-                choices.append(self._listed_end_build(seat))
+            choices: list[Any] | Choices
+            if b.link is None:
+                choices = self._new_build_choices(state, seat)
             else:
-                choices.append(self._listed_cancel(seat))
+                choices = self.track_choices(state, seat)
+                choices.append(self._end_build_of[seat] if b.laid else self._cancel_of[seat])
             return _prompt(seat=seat, step=where,
                           text=f"{name}: lay track ({b.laid}/{MAX_TILES} tiles, {money(b.cost)})",
                           choices=choices,
@@ -489,23 +600,23 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         if state.step is Step.URBANIZE:
             return _prompt(seat=seat, step=where,
                           text=f"{name}: urbanize a gray city for {money(URBANIZE_COST)}",
-                          choices=[*self.urbanize_choices(state, seat), self._listed_cancel(seat)])
+                          choices=[*self.urbanize_choices(state, seat), self._cancel_of[seat]])
         return _prompt(seat=seat, step=where,
                       text=f"{name}: deliver a goods cube (engine level {p.engine})",
-                      choices=[*self.deliveries(state, seat), self._listed_cancel(seat)])
+                      choices=[*self.deliveries(state, seat), self._cancel_of[seat]])
 
     def action_choices(self, state: RotwState, seat: int) -> list[Any]:
         p = state.players[seat]
         out: list[Any] = []
         if self.track_choices(state, seat, first_only=True):
-            out.append(self._listed_choose(seat, "build"))
+            out.append(self._choose_of[seat]["build"])
         if self._can_urbanize(state):
-            out.append(self._listed_choose(seat, "urbanize"))
+            out.append(self._choose_of[seat]["urbanize"])
         if p.engine < MAX_ENGINE:
             out.append(self._listed_upgrade(seat, p.engine + 1))
         if self.can_deliver(state, seat):
-            out.append(self._listed_choose(seat, "deliver"))
-        out.append(self._listed_pass_action(seat))
+            out.append(self._choose_of[seat]["deliver"])
+        out.append(self._pass_action_of[seat])
         return out
 
     # ------------------------------------------------------------ track
@@ -530,13 +641,20 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                 out.append(first)
             return out
         open_ = self._open_first_tiles(state)
-        if not open_:
-            return out
-        actions = self._first_tile_actions_of(seat)
-        # The bits as bytes, lowest first: a 1 keeps the action in its place.
-        keep = bin(open_)[:1:-1].encode().translate(_BITS_TO_BYTES)
-        out.extend(compress(actions, keep))
+        if open_:
+            out.extend(_bits_kept(open_, self._first_tile_actions_of(seat)))
         return out
+
+    def _new_build_choices(self, state: RotwState, seat: int) -> _TileChoices:
+        """The choices of a build before its first tile (``track_choices`` and the
+        cancel), as a ``Choices`` listing the first tiles of new links only when read."""
+        head: list[Any] = []
+        for own in state.links.values():
+            if own.owner == seat and own.end is None:
+                self._extensions(state, seat, own, head, False)
+        tiles = self._first_tile_actions_of(seat)
+        return _TileChoices(head, self._open_first_tiles(state), tiles,
+                            self._first_tile_bits[seat], [self._cancel_of[seat]])
 
     def _extensions(self, state: RotwState, seat: int, link: Link, out: list[Any],
                     first_only: bool) -> None:
@@ -1038,65 +1156,80 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
 
     # ------------------------------------------------------------ execution
     def execute(self, state: RotwState, action: Any, log: EventLog) -> None:
+        # One method for each kind of action, found by its class (the actions are the
+        # union's own classes, none a subclass of another).
+        self._executors[type(action)](state, action, log)
+
+    def _bid(self, state: RotwState, action: Bid, log: EventLog) -> None:
         seat = action.seat
-        name = self._name(state, seat)
-        p = state.players[seat]
-        if isinstance(action, Bid):
-            auction = state.auction
-            assert auction is not None
-            auction.high_bid, auction.high_seat = action.amount, seat
-            auction.bids[seat] = action.amount
-            log.add(f"{name} bids {money(action.amount)}.", "bid", rule=R.AUCTION, seat=seat,
-                    amount=action.amount)
-            auction.to_act = (auction.to_act + 1) % len(auction.bidders)
-            self._auction_next(state, log)
-        elif isinstance(action, PassBid):
-            auction = state.auction
-            assert auction is not None
-            log.add(f"{name} passes.", "pass_bid", rule=R.AUCTION, seat=seat)
-            index = auction.bidders.index(seat)
-            auction.bidders.remove(seat)
-            auction.dropped.append(seat)
-            if auction.bidders:
-                auction.to_act = index % len(auction.bidders)
-            self._auction_next(state, log)
-        elif isinstance(action, Choose):
-            if action.action == "build":
-                state.step = Step.BUILD
-                state.building = Building()
-            elif action.action == "urbanize":
-                state.step = Step.URBANIZE
-            else:
-                state.step = Step.DELIVER
-        elif isinstance(action, Cancel):
-            state.step = Step.ACTION
-            state.building = None
-        elif isinstance(action, PassAction):
-            log.add(f"{name} passes this round.", "pass_action", rule=R.PASS, seat=seat)
-            self._next_player(state, log)
-        elif isinstance(action, UpgradeEngine):
-            cost = self.map.engine_costs[action.level]
-            self.pay(state, seat, cost, log, f"a level {action.level} engine")
-            p.engine = action.level
-            log.add(f"{name} upgrades to a level {action.level} engine for {money(cost)}.",
-                    "upgrade", rule=R.ENGINE, seat=seat, level=action.level, cost=cost)
-            self._next_player(state, log)
-        elif isinstance(action, Urbanize):
-            self._urbanize(state, action, log)
-            self._next_player(state, log)
-        elif isinstance(action, LayTrack):
-            self._lay(state, action, log)
-        elif isinstance(action, EndBuild):
-            b = state.building
-            assert b is not None and b.link is not None
-            link = state.links[b.link]
-            log.add(f"{name} ends the build: link {link.id} from {self.city_name(link.start)} is "
-                    f"incomplete ({plural(len(link.tiles), 'tile')}).", "end_build", rule=R.BUILD, seat=seat,
-                    link=link.id)
-            self._finish_build(state, log)
-        elif isinstance(action, Deliver):
-            self._deliver(state, action, log)
-            self._next_player(state, log)
+        auction = state.auction
+        assert auction is not None
+        auction.high_bid, auction.high_seat = action.amount, seat
+        auction.bids[seat] = action.amount
+        log.add(f"{self._name(state, seat)} bids {money(action.amount)}.", "bid", rule=R.AUCTION,
+                seat=seat, amount=action.amount)
+        auction.to_act = (auction.to_act + 1) % len(auction.bidders)
+        self._auction_next(state, log)
+
+    def _pass_bid(self, state: RotwState, action: PassBid, log: EventLog) -> None:
+        seat = action.seat
+        auction = state.auction
+        assert auction is not None
+        log.add(f"{self._name(state, seat)} passes.", "pass_bid", rule=R.AUCTION, seat=seat)
+        index = auction.bidders.index(seat)
+        auction.bidders.remove(seat)
+        auction.dropped.append(seat)
+        if auction.bidders:
+            auction.to_act = index % len(auction.bidders)
+        self._auction_next(state, log)
+
+    def _choose(self, state: RotwState, action: Choose, log: EventLog) -> None:
+        if action.action == "build":
+            state.step = Step.BUILD
+            state.building = Building()
+        elif action.action == "urbanize":
+            state.step = Step.URBANIZE
+        else:
+            state.step = Step.DELIVER
+
+    def _cancel(self, state: RotwState, action: Cancel, log: EventLog) -> None:
+        state.step = Step.ACTION
+        state.building = None
+
+    def _pass_action(self, state: RotwState, action: PassAction, log: EventLog) -> None:
+        seat = action.seat
+        log.add(f"{self._name(state, seat)} passes this round.", "pass_action", rule=R.PASS,
+                seat=seat)
+        self._next_player(state, log)
+
+    def _upgrade(self, state: RotwState, action: UpgradeEngine, log: EventLog) -> None:
+        seat = action.seat
+        cost = self.map.engine_costs[action.level]
+        self.pay(state, seat, cost, log, f"a level {action.level} engine")
+        state.players[seat].engine = action.level
+        log.add(f"{self._name(state, seat)} upgrades to a level {action.level} engine for "
+                f"{money(cost)}.", "upgrade", rule=R.ENGINE, seat=seat, level=action.level,
+                cost=cost)
+        self._next_player(state, log)
+
+    def _urbanize_then_next(self, state: RotwState, action: Urbanize, log: EventLog) -> None:
+        self._urbanize(state, action, log)
+        self._next_player(state, log)
+
+    def _end_build(self, state: RotwState, action: EndBuild, log: EventLog) -> None:
+        seat = action.seat
+        b = state.building
+        assert b is not None and b.link is not None
+        link = state.links[b.link]
+        log.add(f"{self._name(state, seat)} ends the build: link {link.id} from "
+                f"{self.city_name(link.start)} is incomplete "
+                f"({plural(len(link.tiles), 'tile')}).", "end_build", rule=R.BUILD, seat=seat,
+                link=link.id)
+        self._finish_build(state, log)
+
+    def _deliver_then_next(self, state: RotwState, action: Deliver, log: EventLog) -> None:
+        self._deliver(state, action, log)
+        self._next_player(state, log)
 
     def _lay(self, state: RotwState, a: LayTrack, log: EventLog) -> None:
         seat = a.seat
@@ -1310,8 +1443,8 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             log.add(text + ".", "income", rule=(R.INCOME, R.INTEREST) if owe else R.INCOME,
                     seat=seat, income=pay, interest=owe)
         removed = [k for k in state.links.values() if not k.complete]
-        for link in removed:
-            self._remove_link(state, link)
+        if removed:
+            self._remove_links(state, removed)
         if removed:
             log.add("Incomplete links are removed: "
                     + ", ".join(f"{k.id} of {self._name(state, k.owner)}" for k in removed) + ".",
@@ -1322,15 +1455,19 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         state.turn += 1
         self._begin_turn(state, log, opener=state.first)
 
-    def _remove_link(self, state: RotwState, link: Link) -> None:
-        for key in [k for k, v in state.side_link.items() if v == link.id]:
-            del state.side_link[key]
-        for h in link.tiles:
-            here = state.hex_links[h]
-            here.remove(link.id)
-            if not here:
-                del state.hex_links[h]
-        del state.links[link.id]
+    def _remove_links(self, state: RotwState, links: list[Link]) -> None:
+        """Take ``links`` off the board: their sides, their tracks in each hex, themselves."""
+        ids = {link.id for link in links}
+        sides = state.side_link
+        for key in [k for k, v in sides.items() if v in ids]:
+            del sides[key]
+        for link in links:
+            for h in link.tiles:
+                here = state.hex_links[h]
+                here.remove(link.id)
+                if not here:
+                    del state.hex_links[h]
+            del state.links[link.id]
 
     # ------------------------------------------------------------ the end
     def score_of(self, state: RotwState, seat: int) -> dict[str, int]:
@@ -1370,6 +1507,15 @@ def _only_added(before: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]]
             and all(map(le, counts, now[2])))
 
 
+# (colours, one of them) -> the others, in order: the walk of the routes asks again and again.
+_WITHOUT: dict[tuple[tuple[str, ...], str], tuple[str, ...]] = {}
+
+
+def _without(colours: tuple[str, ...], colour: str) -> tuple[str, ...]:
+    others = _WITHOUT[(colours, colour)] = tuple(c for c in colours if c != colour)
+    return others
+
+
 def _walk_routes(net: dict[str, list[tuple[str, str]]], links: dict[str, Link],
                  colour_of: dict[str, str], seat: int, engine: int,
                  found: dict[str, list[tuple[str, ...]]], seen: set[str], route: list[str],
@@ -1388,7 +1534,7 @@ def _walk_routes(net: dict[str, list[tuple[str, str]]], links: dict[str, Link],
         if here in moving:
             # The cube of that colour must stop at the first city of its colour.
             found[here].append(tuple(route))
-            onward = tuple(c for c in moving if c != here)
+            onward = _WITHOUT.get((moving, here)) or _without(moving, here)
         if onward and len(route) < engine:
             seen.add(there)
             _walk_routes(net, links, colour_of, seat, engine, found, seen, route, there, onward)
