@@ -17,8 +17,7 @@ full) when the terminal's size changes or the app comes back from a suspend.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from os.path import commonprefix
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rich.cells import _is_single_cell_widths, get_character_cell_size
@@ -113,6 +112,19 @@ def line_cells(strips: Iterable[Strip], color_system: ColorSystem
                     keys.append(key)
                     styles.append(style)
     return chars, keys, styles
+
+
+def _common_end(a: Sequence[Any], a_end: int, b: Sequence[Any], b_end: int, known: int,
+                most: int) -> int:
+    """How many items ``a[:a_end]`` and ``b[:b_end]`` end with alike, given that it is
+    at least ``known`` and at most ``most`` (slices compared, halving the range)."""
+    while known < most:
+        mid = (known + most + 1) // 2
+        if a[a_end - mid:a_end] == b[b_end - mid:b_end]:
+            known = mid
+        else:
+            most = mid - 1
+    return known
 
 
 class ScreenDiff:
@@ -264,17 +276,20 @@ class ScreenDiff:
                 end = min(e, width + d)  # the moved part is [t, end)
                 if end - d > width or end <= 0 or end - d <= 0:
                     continue
-                # The characters first, as strings (quick), then their styles.
-                length = len(commonprefix([new_text[end - 1::-1],
-                                           old_text[end - d - 1::-1][:end]]))
-                if length <= best_len:
+                # Characters and styles alike from t to the end: the characters first, as
+                # strings (quick), then their styles. Only a match longer than the best so
+                # far counts, and one of TAIL_MIN letters at least: one comparison of each
+                # rules most shifts out.
+                most = min(end, end - d)
+                known = max(best_len + 1, TAIL_MIN)
+                if known > most or (new_text[end - known:end] != old_text[end - d - known:end - d]
+                                    or keys[end - known:end] != old_keys[end - d - known:end - d]):
                     continue
+                length = _common_end(new_text, end, old_text, end - d, known, most)
+                length = _common_end(keys, end, old_keys, end - d, known, length)
                 t = end - length
-                while t < end and keys[t:end] != old_keys[t - d:end - d]:
-                    t += 1 + next(i for i in range(end - t)
-                                  if keys[t + i] != old_keys[t + i - d])
-                if end - t > best_len and sum(ch != " " for ch in chars[t:end]) >= TAIL_MIN:
-                    best, best_len = (d, t, end), end - t
+                if length - chars[t:end].count(" ") >= TAIL_MIN:
+                    best, best_len = (d, t, end), length
         return best
 
     def _move_tail(self, out: list[str], y: int, d: int, t: int, e: int) -> None:

@@ -610,6 +610,91 @@ def test_rows_whose_keys_change_at_random_end_as_textual_would_leave_them() -> N
     assert moved  # some rows were moved on the terminal
 
 
+def tail_shift_by_every_character(diff: ScreenDiff, y: int, row: Any) -> Any:
+    """ScreenDiff._tail_shift as first written: every shift's common end counted
+    character by character (the reference the quicker search must agree with)."""
+    from os.path import commonprefix
+
+    from railgames.app.screen_diff import TAIL_MIN, TAIL_SHIFT
+
+    chars, keys, _ = row
+    old_chars, old_keys = diff.chars[y], diff.keys[y]
+    width = diff.width
+    if "" in chars or "" in old_chars:
+        return None
+    changed = sum(1 for a, b, c, d in zip(chars, keys, old_chars, old_keys, strict=False)
+                  if a != c or b != d)
+    if changed < TAIL_MIN:
+        return None
+    e = width
+    while e > 0 and chars[e - 1] == old_chars[e - 1] and keys[e - 1] == old_keys[e - 1]:
+        e -= 1
+    best, best_len = None, 0
+    new_text, old_text = "".join(chars), "".join(old_chars)
+    for step in range(1, min(TAIL_SHIFT, width // 2) + 1):
+        for d in (step, -step):
+            end = min(e, width + d)
+            if end - d > width or end <= 0 or end - d <= 0:
+                continue
+            length = len(commonprefix([new_text[end - 1::-1], old_text[end - d - 1::-1][:end]]))
+            if length <= best_len:
+                continue
+            t = end - length
+            while t < end and keys[t:end] != old_keys[t - d:end - d]:
+                t += 1 + next(i for i in range(end - t) if keys[t + i] != old_keys[t + i - d])
+            if end - t > best_len and sum(ch != " " for ch in chars[t:end]) >= TAIL_MIN:
+                best, best_len = (d, t, end), end - t
+    return best
+
+
+def test_the_quick_search_for_a_rows_moved_end_finds_what_every_character_would() -> None:
+    # Rows that show what was there a few columns away (in part, in other colours, with
+    # repeats that match at many shifts) or something else: the shift found is the one
+    # counting every character of every shift finds.
+    rnd = random.Random(4)
+    width = 60
+    styles = ["a", "b", "c"]
+    found = 0
+    for _ in range(3000):
+        diff = ScreenDiff()
+        diff.resize(width, 1)
+        alphabet = rnd.choice(["ab ", "abcdefgh  ", "Log Undo Save History "])
+        if rnd.random() < 0.5:
+            old = [rnd.choice(alphabet) for _ in range(width)]
+        else:  # a pattern that repeats: many shifts match, over many lengths
+            period = [rnd.choice(alphabet) for _ in range(rnd.randint(1, 5))]
+            old = [period[x % len(period)] if rnd.random() < 0.95 else rnd.choice(alphabet)
+                   for x in range(width)]
+        old_keys: list[object] = [rnd.choice(styles[:rnd.randint(1, 3)]) for _ in range(width)]
+        d = rnd.randint(-45, 45)
+        new = [old[x - d] if 0 <= x - d < width else rnd.choice(alphabet) for x in range(width)]
+        new_keys = [old_keys[x - d] if 0 <= x - d < width else "a" for x in range(width)]
+        for _ in range(rnd.randint(0, 8)):  # a few cells changed besides
+            x = rnd.randrange(width)
+            new[x], new_keys[x] = rnd.choice(alphabet), rnd.choice(styles)
+        if rnd.random() < 0.3:  # the end stays as it was
+            keep = rnd.randint(1, 15)
+            new[-keep:], new_keys[-keep:] = old[-keep:], old_keys[-keep:]
+        if rnd.random() < 0.1:
+            old[rnd.randrange(width)] = "\0"  # a cell not known
+        diff.chars[0], diff.keys[0] = old, old_keys
+        row = (new, new_keys, [None] * width)
+        wanted = tail_shift_by_every_character(diff, 0, row)
+        assert diff._tail_shift(0, row) == wanted
+        found += wanted is not None
+    assert found > 500  # moved ends were there to be found
+    # Two shifts whose matches differ by one character: the longer is the one found.
+    # ("abab…" against "baba…" with one cell changed: one column to the left it
+    # matches from that cell on, one column to the right from the cell after it.)
+    diff = ScreenDiff()
+    diff.resize(width, 1)
+    diff.chars[0] = ["z" if x == 20 else "ba"[x % 2] for x in range(width)]
+    diff.keys[0] = ["a"] * width
+    row = (["ab"[x % 2] for x in range(width)], ["a"] * width, [None] * width)
+    assert tail_shift_by_every_character(diff, 0, row) == (-1, 20, width - 1)
+    assert diff._tail_shift(0, row) == (-1, 20, width - 1)
+
+
 # ------------------------------------------------------------------ the footer
 def new_england_from_turn(name: str, turn: int = 3) -> RailgamesApp:
     """The app on a New England game of bots, saved as ``name`` where ``turn`` begins."""
