@@ -8,6 +8,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
@@ -614,9 +615,15 @@ class GameScreen(SizeGuard, Screen[None]):
         if action == "hotkey":
             return not self.review and parameters[0] in self._hotkeys()
         if action == "back":
-            panels = self.query(ActionPanel)  # not there yet while the footer is first drawn
-            return self.review or self.finished_on_open or (
-                bool(panels) and self._choosing_now() and bool(panels.first().prefix))
+            if self.review or self.finished_on_open:
+                return True
+            # Asked for every time the keys are checked (several times an action): the
+            # panel is found through the query cache, not by walking the screen.
+            try:
+                panel = self.query_one(ActionPanel)
+            except NoMatches:  # not there yet while the footer is first drawn
+                return False
+            return self._choosing_now() and bool(panel.prefix)
         if action == "final_scores":
             return self.session.game.is_over()
         if action == "undo":  # nothing to take back in a finished game, or in another window's;
