@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
 from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
@@ -834,3 +835,80 @@ async def test_an_enter_whose_choices_need_a_scroll_bar_is_drawn_in_one_frame() 
             bars_changed += options.show_vertical_scrollbar != bar
     assert bars_changed >= 2  # the case was met
     assert max(frames[1:]) <= 1, frames
+
+
+def follow_the_terminal(app: RailgamesApp) -> ScreenDiff:
+    """What the terminal shows, kept up to date with every update the app sends it."""
+    diff = ScreenDiff()
+    display = app._display
+
+    def following(screen: Any, renderable: Any) -> None:
+        if isinstance(renderable, (ChopsUpdate, LayoutUpdate)):
+            diff.resize(*app.size)
+            diff.render(renderable, app.console)
+        display(screen, renderable)
+
+    app._display = following  # type: ignore[method-assign]
+    return diff
+
+
+def shows_what_a_full_repaint_shows(app: RailgamesApp, terminal: ScreenDiff) -> bool:
+    screen = app.screen
+    full = screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return terminal.render(full, app.console) == ""
+
+
+def mid_game_app(game: str, name: str, seed: int = 7, part: float = 0.4) -> RailgamesApp:
+    """The app on a game of bots (people in their seats), ``part`` of the way through."""
+    record = bot_record(seed, game=game)
+    path = saves_dir() / name
+    save_record(truncated(record, int(len(record.actions) * part)), path)
+    return RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+
+
+@pytest.mark.parametrize(("game", "size"), [("railways-of-the-world", (80, 24)),
+                                            ("steel-driver", (80, 24)),
+                                            ("steel-driver", (120, 40)),
+                                            ("new-england", (80, 24))])
+@run_async
+async def test_every_enter_leaves_the_terminal_as_a_full_repaint_would_and_builds_one_scene(
+        game: str, size: tuple[int, int]) -> None:
+    # An action brings a new state and a new decision: the board's scene is built once
+    # for both, and whatever is skipped as unchanged (panels, rows, lines), what the
+    # terminal ends up showing is what painting the whole screen again shows.
+    app = mid_game_app(game, f"{game}-enter.json")
+    terminal = follow_the_terminal(app)
+    builds: list[int] = []
+    applied = 0
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        board = screen.board
+        build = board._build_scene
+
+        def counted() -> None:
+            builds[-1] += 1
+            build()
+
+        board._build_scene = counted
+        for _ in range(40):
+            if app.screen is not screen or applied >= 15:
+                break
+            before = len(screen.session.game.record.actions)
+            builds.append(0)
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.pause(0.05)
+            if len(screen.session.game.record.actions) > before:
+                applied += 1
+            else:
+                builds.append(0)  # (a highlight that moves builds a scene of its own)
+                await pilot.press("tab" if len(builds) % 3 == 0 else "down")
+                await pilot.pause()
+            assert shows_what_a_full_repaint_shows(app, terminal), len(builds)
+            rows = [list(row) for row in board._rows]
+            build()  # the scene as it is now, built afresh: nothing is missing from it
+            assert [board._with_cursor(r) for r in range(board.layout_.height)] == rows
+    assert applied >= 8
+    assert max(builds) <= 1, builds

@@ -236,6 +236,11 @@ class GameScreen(SizeGuard, Screen[None]):
         return self.session.game.view(self.viewer)
 
     def refresh_all(self) -> None:
+        # The new state and the new decision's highlights make one new board scene.
+        with self.board.one_scene():
+            self._refresh_all()
+
+    def _refresh_all(self) -> None:
         if self._bot_timer is not None:
             self._bot_timer.stop()
             self._bot_timer = None
