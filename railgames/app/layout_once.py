@@ -19,11 +19,15 @@ three frames. Over a slow link every frame shows.
   drawn after that: before, the list showed without its bar, and the bar came in a
   frame of its own 25-40 ms later, the slow tail of most Enters at 80x24.
 
-``install()`` makes the first and last changes; the app calls it once.
+* A scroll bar is painted again when what it shows changes (its window, its
+  position, its size), not every time the widget it scrolls changes size.
+
+``install()`` makes the first and last two changes; the app calls it once.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from textual import events
@@ -112,6 +116,30 @@ def install() -> None:
 
     Screen._refresh_layout = _refresh_layout  # type: ignore[method-assign]
 
+    def _scroll_update(self: Widget, virtual_size: Size) -> None:
+        # As Textual's, less its repaint of both scroll bars whenever the widget's size
+        # changes: a bar is painted again when its window or position changes (they are
+        # reactive) or it is resized, and is otherwise drawn the same. (A board whose
+        # height follows the panels beside it drew its horizontal bar again every action.)
+        # Until a bar has been repainted here once mounted, it still is every time: what
+        # changed before it was mounted did not mark its drawing out of date.
+        self._refresh_scrollbars()
+        width, height = self.container_size
+        if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
+            bar = self.vertical_scrollbar
+            bar.window_virtual_size = virtual_size.height
+            bar.window_size = height - self.scrollbar_size_horizontal
+            _repaint_until_mounted(bar)
+        if self.show_horizontal_scrollbar and self.styles.scrollbar_size_horizontal:
+            bar = self.horizontal_scrollbar
+            bar.window_virtual_size = virtual_size.width
+            bar.window_size = width - self.scrollbar_size_vertical
+            _repaint_until_mounted(bar)
+        self.scroll_x = self.validate_scroll_x(self.scroll_x)
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)
+
+    Widget._scroll_update = _scroll_update  # type: ignore[method-assign]
+
 
 SETTLE_LAYOUTS = 2  # layouts at most after the first, for scroll bars that came or went
 _laying_out = False
@@ -121,6 +149,16 @@ _repainted: set[Widget] = set()  # widgets asked to paint again, until the next 
 
 def _nothing() -> None:
     pass
+
+
+_painted_mounted: weakref.WeakSet[Widget] = weakref.WeakSet()  # scroll bars repainted once mounted
+
+
+def _repaint_until_mounted(bar: Widget) -> None:
+    if bar not in _painted_mounted:
+        bar.refresh()
+        if bar.is_mounted:
+            _painted_mounted.add(bar)
 
 
 class ChoiceList(OptionList):

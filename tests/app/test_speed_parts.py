@@ -912,3 +912,80 @@ async def test_every_enter_leaves_the_terminal_as_a_full_repaint_would_and_build
             assert [board._with_cursor(r) for r in range(board.layout_.height)] == rows
     assert applied >= 8
     assert max(builds) <= 1, builds
+
+
+def bars_drawn_as_afresh(screen: Any) -> bool:
+    """Whether every scroll bar shown is drawn as a bar drawn afresh would be."""
+    for node in screen.walk_children():
+        for shown, bar in ((getattr(node, "show_vertical_scrollbar", False),
+                            getattr(node, "_vertical_scrollbar", None)),
+                           (getattr(node, "show_horizontal_scrollbar", False),
+                            getattr(node, "_horizontal_scrollbar", None))):
+            if not shown or bar is None or not bar.size:
+                continue
+            area = Region(0, 0, *bar.size)
+            lines = [list(strip) for strip in bar.render_lines(area)]
+            bar.refresh()  # (every drawing it keeps dropped)
+            if [list(strip) for strip in bar.render_lines(area)] != lines:
+                return False
+    return True
+
+
+@run_async
+async def test_a_bar_scrolled_before_it_was_mounted_shows_where_it_is(tmp_path: Path) -> None:
+    # The demo opens with its board scrolled to the cursor before the board's bars are
+    # mounted: what they show is where the board is, not where it was.
+    from railgames.app.scenes import scenes
+
+    app, _ = scenes(tmp_path)["demo"]()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("_")  # (as the snapshot tests do: a key that does nothing)
+        await pilot.pause()
+        assert app.screen.query_one("#board").show_vertical_scrollbar
+        assert bars_drawn_as_afresh(app.screen)
+
+
+@run_async
+async def test_a_scroll_bar_is_painted_again_only_when_what_it_shows_changes() -> None:
+    # At 80x24 the board's height follows the panels under it; its horizontal bar stays
+    # as it is and is not drawn again. Every bar on the screen always shows what a bar
+    # drawn afresh shows.
+    from textual.scrollbar import ScrollBar
+
+    app = mid_game_app("railways-of-the-world", "bars-painted.json")
+    drawn: list[ScrollBar] = []
+    render = ScrollBar.render
+
+    def counted(self: ScrollBar) -> Any:
+        drawn.append(self)
+        return render(self)
+
+    ScrollBar.render = counted  # type: ignore[method-assign]
+    kept = resized = 0
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            board = screen.board
+            assert board.show_horizontal_scrollbar
+            across = board.horizontal_scrollbar
+            for _ in range(30):
+                if app.screen is not screen:
+                    break
+                seen = (across.window_virtual_size, across.window_size, across.position,
+                        across.size, board.has_focus)  # (the bars' colours follow the focus)
+                height = board.size.height
+                drawn.clear()
+                await pilot.press("enter")
+                await pilot.pause()
+                await pilot.pause(0.05)
+                resized += board.size.height != height
+                if (across.window_virtual_size, across.window_size, across.position,
+                        across.size, board.has_focus) == seen:
+                    assert across not in drawn
+                    kept += 1
+                assert bars_drawn_as_afresh(screen)
+    finally:
+        ScrollBar.render = render  # type: ignore[method-assign]
+    assert kept >= 5 and resized >= 5, (kept, resized)
