@@ -127,6 +127,27 @@ def _common_end(a: Sequence[Any], a_end: int, b: Sequence[Any], b_end: int, know
     return known
 
 
+def _shifts_ending_alike(new_text: str, old_text: str, e: int, width: int) -> set[int]:
+    """Every shift d for which ``_tail_shift``'s moved part, ending at min(e, width + d),
+    may end in TAIL_MIN characters alike (and more shifts besides): its TAIL_MIN
+    characters there found in the other text by ``str.find``, not shift by shift."""
+    n = TAIL_MIN
+    found: set[int] = set()
+    if e >= n:  # the part ends at e: new[e-n:e] is old[p:p+n], p = e - d - n
+        needle = new_text[e - n:e]
+        p = old_text.find(needle)
+        while p >= 0:
+            found.add(e - n - p)
+            p = old_text.find(needle, p + 1)
+    if width >= n:  # it ends at width + d: new[q:q+n] is old[width-n:width], q = width + d - n
+        needle = old_text[width - n:width]
+        q = new_text.find(needle)
+        while q >= 0:
+            found.add(q + n - width)
+            q = new_text.find(needle, q + 1)
+    return found
+
+
 class ScreenDiff:
     """What the terminal shows; turns compositor updates into the bytes that change it."""
 
@@ -271,8 +292,11 @@ class ScreenDiff:
         best: tuple[int, int, int] | None = None
         best_len = 0
         new_text, old_text = "".join(chars), "".join(old_chars)
+        shifts = _shifts_ending_alike(new_text, old_text, e, width)
         for step in range(1, min(TAIL_SHIFT, width // 2) + 1):
             for d in (step, -step):
+                if d not in shifts:
+                    continue
                 end = min(e, width + d)  # the moved part is [t, end)
                 if end - d > width or end <= 0 or end - d <= 0:
                     continue
