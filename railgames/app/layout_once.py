@@ -31,10 +31,12 @@ import weakref
 from typing import Any
 
 from textual import events
+from textual.css.scalar import Unit
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList
+from textual.widgets.option_list import Option
 
 _installed = False
 
@@ -208,3 +210,52 @@ class ChoiceList(OptionList):
             if self._bars_due:
                 self._bars_due = False
                 super()._refresh_scrollbars()
+
+    def replace_options(self, options: list[Option]) -> None:
+        """The list's options, all replaced; the screen is laid out again only if the
+        list's height changes (or is not known to stay the same).
+
+        An option list asks for a layout whenever its options change, and a layout of
+        the whole screen is a good part of an action's time. A list whose height is
+        set, or is as many lines as it has choices up to a set most (ten, or four
+        on a short screen), keeps its height when the new choices need as many lines,
+        or, both old and new, more than that most.
+        """
+        asked = self._layout_required  # (something else may want a layout already)
+        before = self._box_height(self.virtual_size.height)
+        height = self.region.height
+        if options:  # (emptied first, a list would lose its scroll bar and get it back)
+            self.set_options(options)
+        else:
+            self.clear_options()
+        if asked or not self._layout_required or before is None or before != height:
+            return
+        if not self.scrollable_content_region or self._box_height(
+                self.virtual_size.height) != height:
+            return
+        self._layout_required = False  # the layout would change nothing
+        if self._bars_due:  # the list keeps its size: its bars are decided now
+            self._bars_due = False
+            super()._refresh_scrollbars()
+
+    def _box_height(self, lines: int) -> int | None:
+        """The height the layout gives the list for ``lines`` lines of options, when it
+        can be told without a layout (None otherwise)."""
+        styles = self.styles
+        width, height = styles.width, styles.height
+        if width is None or width.is_auto or height is None:
+            return None
+        if not height.is_auto:
+            # Not the options' to decide (a share of the panel): the same whatever they are.
+            return self.region.height
+        box = lines + styles.gutter.height + self.scrollbar_size_horizontal
+        low, high = styles.min_height, styles.max_height
+        if low is not None:
+            if low.unit is not Unit.CELLS:
+                return None
+            box = max(box, int(low.value))
+        if high is not None:
+            if high.unit is not Unit.CELLS:
+                return None
+            box = min(box, int(high.value))
+        return box

@@ -989,3 +989,45 @@ async def test_a_scroll_bar_is_painted_again_only_when_what_it_shows_changes() -
     finally:
         ScrollBar.render = render  # type: ignore[method-assign]
     assert kept >= 5 and resized >= 5, (kept, resized)
+
+
+@run_async
+async def test_new_choices_are_laid_out_only_when_the_lists_height_or_bars_change() -> None:
+    # A list of choices as tall as its choices, four lines at most, above a line of
+    # text: new choices that need as many lines, or (old and new) more than four, ask
+    # for no layout; fewer or more lines, or a scroll bar that comes or goes, do. Each
+    # time the screen shows what painting it all again shows.
+    from textual.app import App
+    from textual.widgets import Static
+    from textual.widgets.option_list import Option
+
+    from railgames.app import layout_once
+    from railgames.app.layout_once import ChoiceList
+
+    layout_once.install()
+
+    class Lists(App[None]):
+        CSS = "ChoiceList { height: auto; max-height: 4; border: none; } Static { height: 1; }"
+
+        def compose(self) -> Any:
+            yield ChoiceList(*[f"first {i}" for i in range(6)], compact=True)
+            yield Static("under the list", id="under")
+
+    app = Lists()
+    terminal = follow_the_terminal(app)  # type: ignore[arg-type]
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        choices = app.query_one(ChoiceList)
+        under = app.query_one("#under")
+        steps = [(8, False, 4, True), (5, False, 4, True), (2, True, 2, False),
+                 (2, False, 2, False), (3, True, 3, False), (4, True, 4, False),
+                 (7, True, 4, True), (4, True, 4, False)]
+        for n, laid_out, height, bar in steps:
+            choices.replace_options([Option(f"choice {n}.{i}", id=f"c{i}") for i in range(n)])
+            assert choices._layout_required is laid_out, n
+            await pilot.pause()
+            assert choices.region.height == height and under.region.y == height, n
+            assert choices.show_vertical_scrollbar is bar, n
+            assert [str(o.prompt) for o in choices.options] == [f"choice {n}.{i}"
+                                                                for i in range(n)]
+            assert shows_what_a_full_repaint_shows(app, terminal), n  # type: ignore[arg-type]
