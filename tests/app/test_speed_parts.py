@@ -1031,3 +1031,31 @@ async def test_new_choices_are_laid_out_only_when_the_lists_height_or_bars_chang
             assert [str(o.prompt) for o in choices.options] == [f"choice {n}.{i}"
                                                                 for i in range(n)]
             assert shows_what_a_full_repaint_shows(app, terminal), n  # type: ignore[arg-type]
+
+
+@run_async
+async def test_lines_written_to_the_log_lay_nothing_out_and_show_at_its_end() -> None:
+    # The log's size never follows its lines: writing them asks for no layout of the
+    # screen, and the log still shows them, its scroll bar where it belongs.
+    from rich.text import Text
+
+    from tests.app.driving import screen_text
+
+    app = new_england_from_turn("log-lines.json")
+    terminal = follow_the_terminal(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        log = screen.log_widget
+        for i in range(8):
+            log.write(Text(f"line {i} written"), scroll_end=False)
+            assert not log._layout_required
+            log.scroll_end(animate=False, immediate=True, x_axis=False)
+            await pilot.pause()
+            assert f"line {i} written" in screen_text(app)
+            bar = log.vertical_scrollbar
+            assert log.show_vertical_scrollbar and bar.window_virtual_size == len(log.lines)
+            assert bar.position == log.scroll_y == log.max_scroll_y
+            assert bars_drawn_as_afresh(screen)
+            assert shows_what_a_full_repaint_shows(app, terminal)

@@ -73,6 +73,29 @@ class GameLog(RichLog):
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         return resized
 
+    _writing = False  # lines are being written (see write)
+    _layout_dropped = False
+
+    def write(self, *args: Any, **kwargs: Any) -> Any:
+        # New lines make the log's scrollable size larger, which asks for a layout of the
+        # whole screen; the log's own size never follows its lines, so only its scroll
+        # bars are brought up to date (one that comes or goes still lays out).
+        self._writing = True
+        try:
+            result = super().write(*args, **kwargs)
+        finally:
+            self._writing = False
+        if self._layout_dropped:
+            self._layout_dropped = False
+            self._scroll_update(self.virtual_size)
+        return result
+
+    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Any:
+        if layout and self._writing and self._size_known and not self._layout_required:
+            layout, self._layout_dropped = False, True
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
     def on_focus(self) -> None:
         self.border_title = "Log · PgUp/PgDn Home/End"
 
