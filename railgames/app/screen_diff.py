@@ -18,6 +18,7 @@ full) when the terminal's size changes or the app comes back from a suspend.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import accumulate, islice
 from typing import Any
 
 from rich.cells import _is_single_cell_widths, get_character_cell_size
@@ -281,9 +282,9 @@ class ScreenDiff:
         width = self.width
         if "" in chars or "" in old_chars:
             return None  # wide characters: not moved cell by cell
-        changed = sum(1 for a, b, c, d in zip(chars, keys, old_chars, old_keys, strict=False)
-                      if a != c or b != d)
-        if changed < TAIL_MIN:
+        changed = (1 for a, b, c, d in zip(chars, keys, old_chars, old_keys, strict=False)
+                   if a != c or b != d)
+        if sum(islice(changed, TAIL_MIN)) < TAIL_MIN:  # (counted as far as TAIL_MIN)
             return None
         # What stays where it is at the end of the row.
         e = width
@@ -293,6 +294,7 @@ class ScreenDiff:
         best_len = 0
         new_text, old_text = "".join(chars), "".join(old_chars)
         shifts = _shifts_ending_alike(new_text, old_text, e, width)
+        letters = list(accumulate(map(" ".__ne__, chars), initial=0))  # letters before each cell
         for step in range(1, min(TAIL_SHIFT, width // 2) + 1):
             for d in (step, -step):
                 if d not in shifts:
@@ -310,6 +312,8 @@ class ScreenDiff:
                                     or keys[end - known:end] != old_keys[end - d - known:end - d]):
                     continue
                 length = _common_end(new_text, end, old_text, end - d, known, most)
+                if letters[end] - letters[end - length] < TAIL_MIN:
+                    continue  # (its styles alike too, it would be as long or shorter)
                 length = _common_end(keys, end, old_keys, end - d, known, length)
                 t = end - length
                 if length - chars[t:end].count(" ") >= TAIL_MIN:
