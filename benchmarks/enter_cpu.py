@@ -39,7 +39,8 @@ async def measure(game_id: str, cols: int, rows: int, actions: int,
     game = midgame(game_id)
     with tempfile.TemporaryDirectory() as home:
         path = write_record(game, Path(home), "midgame.json")
-        app = RailgamesApp(load_path=path, handoff=False, bot_delay=0.05)
+        # Bots (Paris Connection) move after the frames of the Enter are measured.
+        app = RailgamesApp(load_path=path, handoff=False, bot_delay=0.5)
         last = [0.0]
         display = app._display
 
