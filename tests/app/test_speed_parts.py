@@ -1059,3 +1059,62 @@ async def test_lines_written_to_the_log_lay_nothing_out_and_show_at_its_end() ->
             assert bar.position == log.scroll_y == log.max_scroll_y
             assert bars_drawn_as_afresh(screen)
             assert shows_what_a_full_repaint_shows(app, terminal)
+
+
+@run_async
+async def test_a_table_made_again_from_the_same_values_is_not_drawn_and_any_change_shows() -> None:
+    # A panel given a table (in a group) built again from the same values keeps what
+    # it shows without drawing it; a change anywhere, even one Text's == does not see
+    # (its base style, its justification) or a column's, is drawn and shown.
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+    from textual.app import App
+
+    from railgames.app.widgets.quiet import QuietStatic
+    from railgames.app.widgets.render_once import RenderOnce
+
+    def table(style: str = "bold", justify: Any = None, right: bool = False,
+              cash: int = 5) -> Group:
+        t = Table(box=None, padding=(0, 1), show_edge=False)
+        t.add_column("Player", no_wrap=True)
+        t.add_column("Cash", justify="right" if right else "left")
+        t.add_row(Text("▶ Ann", style=style, justify=justify), f"${cash}")
+        t.add_row(Text("  Bob"), "$7")
+        return Group(t, Text("Pass row empty", style="dim"))
+
+    class Panel(App[None]):
+        def compose(self) -> Any:
+            yield QuietStatic(id="panel")
+
+    drawn: list[int] = []
+    lines = RenderOnce.lines
+
+    def counted(self: RenderOnce, console: Any, options: Any) -> Any:
+        key = self._key(options.update(height=None))
+        if key not in self._lines:
+            drawn.append(1)
+        return lines(self, console, options)
+
+    RenderOnce.lines = counted  # type: ignore[method-assign]
+    try:
+        app = Panel()
+        async with app.run_test(size=(40, 8)) as pilot:
+            panel = app.query_one(QuietStatic)
+            panel.update(table())
+            await pilot.pause()
+            for same in range(3):
+                shown = panel._shown
+                drawn.clear()
+                panel.update(table())
+                await pilot.pause()
+                assert panel._shown is shown and not drawn, same
+            for changed in (table(style="italic"), table(justify="right"), table(right=True),
+                            table(cash=6)):
+                shown = panel._shown
+                panel.update(changed)
+                await pilot.pause()
+                assert panel._shown is not shown
+                assert panel._shown.renderable is changed
+    finally:
+        RenderOnce.lines = lines  # type: ignore[method-assign]
