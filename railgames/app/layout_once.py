@@ -19,18 +19,24 @@ three frames. Over a slow link every frame shows.
   drawn after that: before, the list showed without its bar, and the bar came in a
   frame of its own 25-40 ms later, the slow tail of most Enters at 80x24.
 
-``install()`` makes the first and last changes; the app calls it once.
+* A scroll bar is painted again when what it shows changes (its window, its
+  position, its size), not every time the widget it scrolls changes size.
+
+``install()`` makes the first and last two changes; the app calls it once.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from textual import events
+from textual.css.scalar import Unit
 from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import OptionList
+from textual.widgets.option_list import Option
 
 _installed = False
 
@@ -112,6 +118,30 @@ def install() -> None:
 
     Screen._refresh_layout = _refresh_layout  # type: ignore[method-assign]
 
+    def _scroll_update(self: Widget, virtual_size: Size) -> None:
+        # As Textual's, less its repaint of both scroll bars whenever the widget's size
+        # changes: a bar is painted again when its window or position changes (they are
+        # reactive) or it is resized, and is otherwise drawn the same. (A board whose
+        # height follows the panels beside it drew its horizontal bar again every action.)
+        # Until a bar has been repainted here once mounted, it still is every time: what
+        # changed before it was mounted did not mark its drawing out of date.
+        self._refresh_scrollbars()
+        width, height = self.container_size
+        if self.show_vertical_scrollbar and self.styles.scrollbar_size_vertical:
+            bar = self.vertical_scrollbar
+            bar.window_virtual_size = virtual_size.height
+            bar.window_size = height - self.scrollbar_size_horizontal
+            _repaint_until_mounted(bar)
+        if self.show_horizontal_scrollbar and self.styles.scrollbar_size_horizontal:
+            bar = self.horizontal_scrollbar
+            bar.window_virtual_size = virtual_size.width
+            bar.window_size = width - self.scrollbar_size_vertical
+            _repaint_until_mounted(bar)
+        self.scroll_x = self.validate_scroll_x(self.scroll_x)
+        self.scroll_y = self.validate_scroll_y(self.scroll_y)
+
+    Widget._scroll_update = _scroll_update  # type: ignore[method-assign]
+
 
 SETTLE_LAYOUTS = 2  # layouts at most after the first, for scroll bars that came or went
 _laying_out = False
@@ -121,6 +151,16 @@ _repainted: set[Widget] = set()  # widgets asked to paint again, until the next 
 
 def _nothing() -> None:
     pass
+
+
+_painted_mounted: weakref.WeakSet[Widget] = weakref.WeakSet()  # scroll bars repainted once mounted
+
+
+def _repaint_until_mounted(bar: Widget) -> None:
+    if bar not in _painted_mounted:
+        bar.refresh()
+        if bar.is_mounted:
+            _painted_mounted.add(bar)
 
 
 class ChoiceList(OptionList):
@@ -170,3 +210,52 @@ class ChoiceList(OptionList):
             if self._bars_due:
                 self._bars_due = False
                 super()._refresh_scrollbars()
+
+    def replace_options(self, options: list[Option]) -> None:
+        """The list's options, all replaced; the screen is laid out again only if the
+        list's height changes (or is not known to stay the same).
+
+        An option list asks for a layout whenever its options change, and a layout of
+        the whole screen is a good part of an action's time. A list whose height is
+        set, or is as many lines as it has choices up to a set most (ten, or four
+        on a short screen), keeps its height when the new choices need as many lines,
+        or, both old and new, more than that most.
+        """
+        asked = self._layout_required  # (something else may want a layout already)
+        before = self._box_height(self.virtual_size.height)
+        height = self.region.height
+        if options:  # (emptied first, a list would lose its scroll bar and get it back)
+            self.set_options(options)
+        else:
+            self.clear_options()
+        if asked or not self._layout_required or before is None or before != height:
+            return
+        if not self.scrollable_content_region or self._box_height(
+                self.virtual_size.height) != height:
+            return
+        self._layout_required = False  # the layout would change nothing
+        if self._bars_due:  # the list keeps its size: its bars are decided now
+            self._bars_due = False
+            super()._refresh_scrollbars()
+
+    def _box_height(self, lines: int) -> int | None:
+        """The height the layout gives the list for ``lines`` lines of options, when it
+        can be told without a layout (None otherwise)."""
+        styles = self.styles
+        width, height = styles.width, styles.height
+        if width is None or width.is_auto or height is None:
+            return None
+        if not height.is_auto:
+            # Not the options' to decide (a share of the panel): the same whatever they are.
+            return self.region.height
+        box = lines + styles.gutter.height + self.scrollbar_size_horizontal
+        low, high = styles.min_height, styles.max_height
+        if low is not None:
+            if low.unit is not Unit.CELLS:
+                return None
+            box = max(box, int(low.value))
+        if high is not None:
+            if high.unit is not Unit.CELLS:
+                return None
+            box = min(box, int(high.value))
+        return box

@@ -17,8 +17,8 @@ full) when the terminal's size changes or the app comes back from a suspend.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from os.path import commonprefix
+from collections.abc import Iterable, Sequence
+from itertools import accumulate, islice
 from typing import Any, NamedTuple
 
 from rich.cells import _is_single_cell_widths, get_character_cell_size
@@ -113,6 +113,40 @@ def line_cells(strips: Iterable[Strip], color_system: ColorSystem
                     keys.append(key)
                     styles.append(style)
     return chars, keys, styles
+
+
+def _common_end(a: Sequence[Any], a_end: int, b: Sequence[Any], b_end: int, known: int,
+                most: int) -> int:
+    """How many items ``a[:a_end]`` and ``b[:b_end]`` end with alike, given that it is
+    at least ``known`` and at most ``most`` (slices compared, halving the range)."""
+    while known < most:
+        mid = (known + most + 1) // 2
+        if a[a_end - mid:a_end] == b[b_end - mid:b_end]:
+            known = mid
+        else:
+            most = mid - 1
+    return known
+
+
+def _shifts_ending_alike(new_text: str, old_text: str, e: int, width: int) -> set[int]:
+    """Every shift d for which ``_tail_shift``'s moved part, ending at min(e, width + d),
+    may end in TAIL_MIN characters alike (and more shifts besides): its TAIL_MIN
+    characters there found in the other text by ``str.find``, not shift by shift."""
+    n = TAIL_MIN
+    found: set[int] = set()
+    if e >= n:  # the part ends at e: new[e-n:e] is old[p:p+n], p = e - d - n
+        needle = new_text[e - n:e]
+        p = old_text.find(needle)
+        while p >= 0:
+            found.add(e - n - p)
+            p = old_text.find(needle, p + 1)
+    if width >= n:  # it ends at width + d: new[q:q+n] is old[width-n:width], q = width + d - n
+        needle = old_text[width - n:width]
+        q = new_text.find(needle)
+        while q >= 0:
+            found.add(q + n - width)
+            q = new_text.find(needle, q + 1)
+    return found
 
 
 class ScreenDiff:
@@ -258,9 +292,9 @@ class ScreenDiff:
         width = self.width
         if "" in chars or "" in old_chars:
             return None  # wide characters: not moved cell by cell
-        changed = sum(1 for a, b, c, d in zip(chars, keys, old_chars, old_keys, strict=False)
-                      if a != c or b != d)
-        if changed < TAIL_MIN:
+        changed = (1 for a, b, c, d in zip(chars, keys, old_chars, old_keys, strict=False)
+                   if a != c or b != d)
+        if sum(islice(changed, TAIL_MIN)) < TAIL_MIN:  # (counted as far as TAIL_MIN)
             return None
         # What stays where it is at the end of the row.
         e = width
@@ -269,22 +303,31 @@ class ScreenDiff:
         best: tuple[int, int, int] | None = None
         best_len = 0
         new_text, old_text = "".join(chars), "".join(old_chars)
+        shifts = _shifts_ending_alike(new_text, old_text, e, width)
+        letters = list(accumulate(map(" ".__ne__, chars), initial=0))  # letters before each cell
         for step in range(1, min(TAIL_SHIFT, width // 2) + 1):
             for d in (step, -step):
+                if d not in shifts:
+                    continue
                 end = min(e, width + d)  # the moved part is [t, end)
                 if end - d > width or end <= 0 or end - d <= 0:
                     continue
-                # The characters first, as strings (quick), then their styles.
-                length = len(commonprefix([new_text[end - 1::-1],
-                                           old_text[end - d - 1::-1][:end]]))
-                if length <= best_len:
+                # Characters and styles alike from t to the end: the characters first, as
+                # strings (quick), then their styles. Only a match longer than the best so
+                # far counts, and one of TAIL_MIN letters at least: one comparison of each
+                # rules most shifts out.
+                most = min(end, end - d)
+                known = max(best_len + 1, TAIL_MIN)
+                if known > most or (new_text[end - known:end] != old_text[end - d - known:end - d]
+                                    or keys[end - known:end] != old_keys[end - d - known:end - d]):
                     continue
+                length = _common_end(new_text, end, old_text, end - d, known, most)
+                if letters[end] - letters[end - length] < TAIL_MIN:
+                    continue  # (its styles alike too, it would be as long or shorter)
+                length = _common_end(keys, end, old_keys, end - d, known, length)
                 t = end - length
-                while t < end and keys[t:end] != old_keys[t - d:end - d]:
-                    t += 1 + next(i for i in range(end - t)
-                                  if keys[t + i] != old_keys[t + i - d])
-                if end - t > best_len and sum(ch != " " for ch in chars[t:end]) >= TAIL_MIN:
-                    best, best_len = (d, t, end), end - t
+                if length - chars[t:end].count(" ") >= TAIL_MIN:
+                    best, best_len = (d, t, end), length
         return best
 
     def _move_tail(self, out: list[str], y: int, d: int, t: int, e: int) -> None:

@@ -708,6 +708,91 @@ def test_rows_whose_keys_change_at_random_end_as_textual_would_leave_them() -> N
     assert moved  # some rows were moved on the terminal
 
 
+def tail_shift_by_every_character(diff: ScreenDiff, y: int, row: Any) -> Any:
+    """ScreenDiff._tail_shift as first written: every shift's common end counted
+    character by character (the reference the quicker search must agree with)."""
+    from os.path import commonprefix
+
+    from railgames.app.screen_diff import TAIL_MIN, TAIL_SHIFT
+
+    chars, keys, _ = row
+    old_chars, old_keys = diff.chars[y], diff.keys[y]
+    width = diff.width
+    if "" in chars or "" in old_chars:
+        return None
+    changed = sum(1 for a, b, c, d in zip(chars, keys, old_chars, old_keys, strict=False)
+                  if a != c or b != d)
+    if changed < TAIL_MIN:
+        return None
+    e = width
+    while e > 0 and chars[e - 1] == old_chars[e - 1] and keys[e - 1] == old_keys[e - 1]:
+        e -= 1
+    best, best_len = None, 0
+    new_text, old_text = "".join(chars), "".join(old_chars)
+    for step in range(1, min(TAIL_SHIFT, width // 2) + 1):
+        for d in (step, -step):
+            end = min(e, width + d)
+            if end - d > width or end <= 0 or end - d <= 0:
+                continue
+            length = len(commonprefix([new_text[end - 1::-1], old_text[end - d - 1::-1][:end]]))
+            if length <= best_len:
+                continue
+            t = end - length
+            while t < end and keys[t:end] != old_keys[t - d:end - d]:
+                t += 1 + next(i for i in range(end - t) if keys[t + i] != old_keys[t + i - d])
+            if end - t > best_len and sum(ch != " " for ch in chars[t:end]) >= TAIL_MIN:
+                best, best_len = (d, t, end), end - t
+    return best
+
+
+def test_the_quick_search_for_a_rows_moved_end_finds_what_every_character_would() -> None:
+    # Rows that show what was there a few columns away (in part, in other colours, with
+    # repeats that match at many shifts) or something else: the shift found is the one
+    # counting every character of every shift finds.
+    rnd = random.Random(4)
+    width = 60
+    styles = ["a", "b", "c"]
+    found = 0
+    for _ in range(3000):
+        diff = ScreenDiff()
+        diff.resize(width, 1)
+        alphabet = rnd.choice(["ab ", "abcdefgh  ", "Log Undo Save History "])
+        if rnd.random() < 0.5:
+            old = [rnd.choice(alphabet) for _ in range(width)]
+        else:  # a pattern that repeats: many shifts match, over many lengths
+            period = [rnd.choice(alphabet) for _ in range(rnd.randint(1, 5))]
+            old = [period[x % len(period)] if rnd.random() < 0.95 else rnd.choice(alphabet)
+                   for x in range(width)]
+        old_keys: list[object] = [rnd.choice(styles[:rnd.randint(1, 3)]) for _ in range(width)]
+        d = rnd.randint(-45, 45)
+        new = [old[x - d] if 0 <= x - d < width else rnd.choice(alphabet) for x in range(width)]
+        new_keys = [old_keys[x - d] if 0 <= x - d < width else "a" for x in range(width)]
+        for _ in range(rnd.randint(0, 8)):  # a few cells changed besides
+            x = rnd.randrange(width)
+            new[x], new_keys[x] = rnd.choice(alphabet), rnd.choice(styles)
+        if rnd.random() < 0.3:  # the end stays as it was
+            keep = rnd.randint(1, 15)
+            new[-keep:], new_keys[-keep:] = old[-keep:], old_keys[-keep:]
+        if rnd.random() < 0.1:
+            old[rnd.randrange(width)] = "\0"  # a cell not known
+        diff.chars[0], diff.keys[0] = old, old_keys
+        row = (new, new_keys, [None] * width)
+        wanted = tail_shift_by_every_character(diff, 0, row)
+        assert diff._tail_shift(0, row) == wanted
+        found += wanted is not None
+    assert found > 500  # moved ends were there to be found
+    # Two shifts whose matches differ by one character: the longer is the one found.
+    # ("abab…" against "baba…" with one cell changed: one column to the left it
+    # matches from that cell on, one column to the right from the cell after it.)
+    diff = ScreenDiff()
+    diff.resize(width, 1)
+    diff.chars[0] = ["z" if x == 20 else "ba"[x % 2] for x in range(width)]
+    diff.keys[0] = ["a"] * width
+    row = (["ab"[x % 2] for x in range(width)], ["a"] * width, [None] * width)
+    assert tail_shift_by_every_character(diff, 0, row) == (-1, 20, width - 1)
+    assert diff._tail_shift(0, row) == (-1, 20, width - 1)
+
+
 # ------------------------------------------------------------------ the footer
 def new_england_from_turn(name: str, turn: int = 3) -> RailgamesApp:
     """The app on a New England game of bots, saved as ``name`` where ``turn`` begins."""
@@ -847,3 +932,286 @@ async def test_an_enter_whose_choices_need_a_scroll_bar_is_drawn_in_one_frame() 
             bars_changed += options.show_vertical_scrollbar != bar
     assert bars_changed >= 2  # the case was met
     assert max(frames[1:]) <= 1, frames
+
+
+def follow_the_terminal(app: RailgamesApp) -> ScreenDiff:
+    """What the terminal shows, kept up to date with every update the app sends it."""
+    diff = ScreenDiff()
+    display = app._display
+
+    def following(screen: Any, renderable: Any) -> None:
+        if isinstance(renderable, (ChopsUpdate, LayoutUpdate)):
+            diff.resize(*app.size)
+            diff.render(renderable, app.console)
+        display(screen, renderable)
+
+    app._display = following  # type: ignore[method-assign]
+    return diff
+
+
+def shows_what_a_full_repaint_shows(app: RailgamesApp, terminal: ScreenDiff) -> bool:
+    screen = app.screen
+    full = screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    return terminal.render(full, app.console) == ""
+
+
+def mid_game_app(game: str, name: str, seed: int = 7, part: float = 0.4) -> RailgamesApp:
+    """The app on a game of bots (people in their seats), ``part`` of the way through."""
+    record = bot_record(seed, game=game)
+    path = saves_dir() / name
+    save_record(truncated(record, int(len(record.actions) * part)), path)
+    return RailgamesApp(load_path=path, bot_delay=0, handoff=False)
+
+
+@pytest.mark.parametrize(("game", "size"), [("railways-of-the-world", (80, 24)),
+                                            ("steel-driver", (80, 24)),
+                                            ("steel-driver", (120, 40)),
+                                            ("new-england", (80, 24))])
+@run_async
+async def test_every_enter_leaves_the_terminal_as_a_full_repaint_would_and_builds_one_scene(
+        game: str, size: tuple[int, int]) -> None:
+    # An action brings a new state and a new decision: the board's scene is built once
+    # for both, and whatever is skipped as unchanged (panels, rows, lines), what the
+    # terminal ends up showing is what painting the whole screen again shows.
+    app = mid_game_app(game, f"{game}-enter.json")
+    terminal = follow_the_terminal(app)
+    builds: list[int] = []
+    applied = 0
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        board = screen.board
+        build = board._build_scene
+
+        def counted() -> None:
+            builds[-1] += 1
+            build()
+
+        board._build_scene = counted
+        for _ in range(40):
+            if app.screen is not screen or applied >= 15:
+                break
+            before = len(screen.session.game.record.actions)
+            builds.append(0)
+            await pilot.press("enter")
+            await pilot.pause()
+            await pilot.pause(0.05)
+            if len(screen.session.game.record.actions) > before:
+                applied += 1
+            else:
+                builds.append(0)  # (a highlight that moves builds a scene of its own)
+                await pilot.press("tab" if len(builds) % 3 == 0 else "down")
+                await pilot.pause()
+            assert shows_what_a_full_repaint_shows(app, terminal), len(builds)
+            rows = [list(row) for row in board._rows]
+            build()  # the scene as it is now, built afresh: nothing is missing from it
+            assert [board._with_cursor(r) for r in range(board.layout_.height)] == rows
+    assert applied >= 8
+    assert max(builds) <= 1, builds
+
+
+def bars_drawn_as_afresh(screen: Any) -> bool:
+    """Whether every scroll bar shown is drawn as a bar drawn afresh would be."""
+    for node in screen.walk_children():
+        for shown, bar in ((getattr(node, "show_vertical_scrollbar", False),
+                            getattr(node, "_vertical_scrollbar", None)),
+                           (getattr(node, "show_horizontal_scrollbar", False),
+                            getattr(node, "_horizontal_scrollbar", None))):
+            if not shown or bar is None or not bar.size:
+                continue
+            area = Region(0, 0, *bar.size)
+            lines = [list(strip) for strip in bar.render_lines(area)]
+            bar.refresh()  # (every drawing it keeps dropped)
+            if [list(strip) for strip in bar.render_lines(area)] != lines:
+                return False
+    return True
+
+
+@run_async
+async def test_a_bar_scrolled_before_it_was_mounted_shows_where_it_is(tmp_path: Path) -> None:
+    # The demo opens with its board scrolled to the cursor before the board's bars are
+    # mounted: what they show is where the board is, not where it was.
+    from railgames.app.scenes import scenes
+
+    app, _ = scenes(tmp_path)["demo"]()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("_")  # (as the snapshot tests do: a key that does nothing)
+        await pilot.pause()
+        assert app.screen.query_one("#board").show_vertical_scrollbar
+        assert bars_drawn_as_afresh(app.screen)
+
+
+@run_async
+async def test_a_scroll_bar_is_painted_again_only_when_what_it_shows_changes() -> None:
+    # At 80x24 the board's height follows the panels under it; its horizontal bar stays
+    # as it is and is not drawn again. Every bar on the screen always shows what a bar
+    # drawn afresh shows.
+    from textual.scrollbar import ScrollBar
+
+    app = mid_game_app("railways-of-the-world", "bars-painted.json")
+    drawn: list[ScrollBar] = []
+    render = ScrollBar.render
+
+    def counted(self: ScrollBar) -> Any:
+        drawn.append(self)
+        return render(self)
+
+    ScrollBar.render = counted  # type: ignore[method-assign]
+    kept = resized = 0
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            board = screen.board
+            assert board.show_horizontal_scrollbar
+            across = board.horizontal_scrollbar
+            for _ in range(30):
+                if app.screen is not screen:
+                    break
+                seen = (across.window_virtual_size, across.window_size, across.position,
+                        across.size, board.has_focus)  # (the bars' colours follow the focus)
+                height = board.size.height
+                drawn.clear()
+                await pilot.press("enter")
+                await pilot.pause()
+                await pilot.pause(0.05)
+                resized += board.size.height != height
+                if (across.window_virtual_size, across.window_size, across.position,
+                        across.size, board.has_focus) == seen:
+                    assert across not in drawn
+                    kept += 1
+                assert bars_drawn_as_afresh(screen)
+    finally:
+        ScrollBar.render = render  # type: ignore[method-assign]
+    assert kept >= 5 and resized >= 5, (kept, resized)
+
+
+@run_async
+async def test_new_choices_are_laid_out_only_when_the_lists_height_or_bars_change() -> None:
+    # A list of choices as tall as its choices, four lines at most, above a line of
+    # text: new choices that need as many lines, or (old and new) more than four, ask
+    # for no layout; fewer or more lines, or a scroll bar that comes or goes, do. Each
+    # time the screen shows what painting it all again shows.
+    from textual.app import App
+    from textual.widgets import Static
+    from textual.widgets.option_list import Option
+
+    from railgames.app import layout_once
+    from railgames.app.layout_once import ChoiceList
+
+    layout_once.install()
+
+    class Lists(App[None]):
+        CSS = "ChoiceList { height: auto; max-height: 4; border: none; } Static { height: 1; }"
+
+        def compose(self) -> Any:
+            yield ChoiceList(*[f"first {i}" for i in range(6)], compact=True)
+            yield Static("under the list", id="under")
+
+    app = Lists()
+    terminal = follow_the_terminal(app)  # type: ignore[arg-type]
+    async with app.run_test(size=(40, 10)) as pilot:
+        await pilot.pause()
+        choices = app.query_one(ChoiceList)
+        under = app.query_one("#under")
+        steps = [(8, False, 4, True), (5, False, 4, True), (2, True, 2, False),
+                 (2, False, 2, False), (3, True, 3, False), (4, True, 4, False),
+                 (7, True, 4, True), (4, True, 4, False)]
+        for n, laid_out, height, bar in steps:
+            choices.replace_options([Option(f"choice {n}.{i}", id=f"c{i}") for i in range(n)])
+            assert choices._layout_required is laid_out, n
+            await pilot.pause()
+            assert choices.region.height == height and under.region.y == height, n
+            assert choices.show_vertical_scrollbar is bar, n
+            assert [str(o.prompt) for o in choices.options] == [f"choice {n}.{i}"
+                                                                for i in range(n)]
+            assert shows_what_a_full_repaint_shows(app, terminal), n  # type: ignore[arg-type]
+
+
+@run_async
+async def test_lines_written_to_the_log_lay_nothing_out_and_show_at_its_end() -> None:
+    # The log's size never follows its lines: writing them asks for no layout of the
+    # screen, and the log still shows them, its scroll bar where it belongs.
+    from rich.text import Text
+
+    from tests.app.driving import screen_text
+
+    app = new_england_from_turn("log-lines.json")
+    terminal = follow_the_terminal(app)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        log = screen.log_widget
+        for i in range(8):
+            log.write(Text(f"line {i} written"), scroll_end=False)
+            assert not log._layout_required
+            log.scroll_end(animate=False, immediate=True, x_axis=False)
+            await pilot.pause()
+            assert f"line {i} written" in screen_text(app)
+            bar = log.vertical_scrollbar
+            assert log.show_vertical_scrollbar and bar.window_virtual_size == len(log.lines)
+            assert bar.position == log.scroll_y == log.max_scroll_y
+            assert bars_drawn_as_afresh(screen)
+            assert shows_what_a_full_repaint_shows(app, terminal)
+
+
+@run_async
+async def test_a_table_made_again_from_the_same_values_is_not_drawn_and_any_change_shows() -> None:
+    # A panel given a table (in a group) built again from the same values keeps what
+    # it shows without drawing it; a change anywhere, even one Text's == does not see
+    # (its base style, its justification) or a column's, is drawn and shown.
+    from rich.console import Group
+    from rich.table import Table
+    from rich.text import Text
+    from textual.app import App
+
+    from railgames.app.widgets.quiet import QuietStatic
+    from railgames.app.widgets.render_once import RenderOnce
+
+    def table(style: str = "bold", justify: Any = None, right: bool = False,
+              cash: int = 5) -> Group:
+        t = Table(box=None, padding=(0, 1), show_edge=False)
+        t.add_column("Player", no_wrap=True)
+        t.add_column("Cash", justify="right" if right else "left")
+        t.add_row(Text("▶ Ann", style=style, justify=justify), f"${cash}")
+        t.add_row(Text("  Bob"), "$7")
+        return Group(t, Text("Pass row empty", style="dim"))
+
+    class Panel(App[None]):
+        def compose(self) -> Any:
+            yield QuietStatic(id="panel")
+
+    drawn: list[int] = []
+    lines = RenderOnce.lines
+
+    def counted(self: RenderOnce, console: Any, options: Any) -> Any:
+        key = self._key(options.update(height=None))
+        if key not in self._lines:
+            drawn.append(1)
+        return lines(self, console, options)
+
+    RenderOnce.lines = counted  # type: ignore[method-assign]
+    try:
+        app = Panel()
+        async with app.run_test(size=(40, 8)) as pilot:
+            panel = app.query_one(QuietStatic)
+            panel.update(table())
+            await pilot.pause()
+            for same in range(3):
+                shown = panel._shown
+                drawn.clear()
+                panel.update(table())
+                await pilot.pause()
+                assert panel._shown is shown and not drawn, same
+            for changed in (table(style="italic"), table(justify="right"), table(right=True),
+                            table(cash=6)):
+                shown = panel._shown
+                panel.update(changed)
+                await pilot.pause()
+                assert panel._shown is not shown
+                assert panel._shown.renderable is changed
+    finally:
+        RenderOnce.lines = lines  # type: ignore[method-assign]

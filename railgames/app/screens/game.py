@@ -8,6 +8,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import Reactive
@@ -71,6 +72,29 @@ class GameLog(RichLog):
             # in view in this same frame, not a frame later.
             self.scroll_end(animate=False, immediate=True, x_axis=False)
         return resized
+
+    _writing = False  # lines are being written (see write)
+    _layout_dropped = False
+
+    def write(self, *args: Any, **kwargs: Any) -> Any:
+        # New lines make the log's scrollable size larger, which asks for a layout of the
+        # whole screen; the log's own size never follows its lines, so only its scroll
+        # bars are brought up to date (one that comes or goes still lays out).
+        self._writing = True
+        try:
+            result = super().write(*args, **kwargs)
+        finally:
+            self._writing = False
+        if self._layout_dropped:
+            self._layout_dropped = False
+            self._scroll_update(self.virtual_size)
+        return result
+
+    def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
+                recompose: bool = False) -> Any:
+        if layout and self._writing and self._size_known and not self._layout_required:
+            layout, self._layout_dropped = False, True
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 
     def on_focus(self) -> None:
         self.border_title = "Log · PgUp/PgDn Home/End"
@@ -235,6 +259,11 @@ class GameScreen(SizeGuard, Screen[None]):
         return self.session.game.view(self.viewer)
 
     def refresh_all(self) -> None:
+        # The new state and the new decision's highlights make one new board scene.
+        with self.board.one_scene():
+            self._refresh_all()
+
+    def _refresh_all(self) -> None:
         if self._bot_timer is not None:
             self._bot_timer.stop()
             self._bot_timer = None
@@ -614,9 +643,15 @@ class GameScreen(SizeGuard, Screen[None]):
         if action == "hotkey":
             return not self.review and parameters[0] in self._hotkeys()
         if action == "back":
-            panels = self.query(ActionPanel)  # not there yet while the footer is first drawn
-            return self.review or self.finished_on_open or (
-                bool(panels) and self._choosing_now() and bool(panels.first().prefix))
+            if self.review or self.finished_on_open:
+                return True
+            # Asked for every time the keys are checked (several times an action): the
+            # panel is found through the query cache, not by walking the screen.
+            try:
+                panel = self.query_one(ActionPanel)
+            except NoMatches:  # not there yet while the footer is first drawn
+                return False
+            return self._choosing_now() and bool(panel.prefix)
         if action == "final_scores":
             return self.session.game.is_over()
         if action == "undo":  # nothing to take back in a finished game, or in another window's;

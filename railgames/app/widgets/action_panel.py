@@ -133,13 +133,13 @@ class ActionPanel(Vertical):
                 self.prefix.append((self.options[0][0], True))
                 continue
             break
-        options = self.query_one("#ap-options", OptionList)
-        options.clear_options()
+        options = self.query_one("#ap-options", ChoiceList)
         if self.prompt.amount is not None and not self.options:
+            options.replace_options([])
             options.add_class("hidden")
         else:
             options.remove_class("hidden")
-            options.add_options(Option(label, id=key) for key, label, _ in self.options)
+            options.replace_options([Option(label, id=key) for key, label, _ in self.options])
             if self.options:
                 options.highlighted = 0
         listed = self.options and not options.has_class("hidden")

@@ -22,7 +22,8 @@ the board beside it when mounted and listens to the cursor from then on.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, ClassVar, Protocol
 
 from rich.segment import Segment
@@ -159,6 +160,8 @@ class BoardBase(ScrollView, can_focus=True):
         self._rows: list[Row] = []  # cells as drawn
         self._strips: dict[int, Strip] = {}
         self._strip_base: Style | None = None
+        self._holds = 0  # open one_scene blocks
+        self._scene_due = False  # the scene is to be built as they end
         self._build_scene()
         self._rows = [self._with_cursor(r) for r in range(self.layout_.height)]
         self.virtual_size = Size(self.layout_.width, self.layout_.height)
@@ -220,8 +223,7 @@ class BoardBase(ScrollView, can_focus=True):
     def update_state(self, state: Any) -> None:
         """Show ``state``; only the rows whose content changed are repainted."""
         self.state = state
-        self._build_scene()
-        self._redraw_rows(range(self.layout_.height))
+        self._scene_changed()
 
     def set_highlight(self, cities: Iterable[str] = (), path: Sequence[str] = ()) -> None:
         """Mark the cities the current step lets the player choose, and a path to draw."""
@@ -229,6 +231,25 @@ class BoardBase(ScrollView, can_focus=True):
         if cities == self.highlighted and path == self.path:
             return
         self.highlighted, self.path = cities, path
+        self._scene_changed()
+
+    @contextmanager
+    def one_scene(self) -> Iterator[None]:
+        """Within it, a new state and new highlights make one new scene between them,
+        built as it ends (an action brings both: the scene was built twice)."""
+        self._holds += 1
+        try:
+            yield
+        finally:
+            self._holds -= 1
+            if not self._holds and self._scene_due:
+                self._scene_changed()
+
+    def _scene_changed(self) -> None:
+        if self._holds:
+            self._scene_due = True
+            return
+        self._scene_due = False
         self._build_scene()
         self._redraw_rows(range(self.layout_.height))
 

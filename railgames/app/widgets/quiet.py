@@ -8,7 +8,8 @@ the content is what it shows already, and asks for a layout only when the
 widget's size may change: its width follows its content, or the new content
 is taller or shorter than the old. A Rich renderable such as a table is drawn
 once per width (``RenderOnce``) and compared by its lines: a table drawn the
-same as the one on screen changes nothing.
+same as the one on screen changes nothing. A table or group made again from the
+same values (``structure``) is not even drawn.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.widgets import Static
 
-from railgames.app.widgets.render_once import RenderOnce
+from railgames.app.widgets.render_once import RenderOnce, structure
 
 _COMPARABLE = (str, Text, Content)
 
@@ -28,19 +29,26 @@ class QuietStatic(Static):
     def __init__(self, content: Any = "", **kwargs: Any) -> None:
         super().__init__(content, **kwargs)
         self._shown: Any = content
+        self._shown_structure: Any = None  # of the table or group shown (see structure)
 
     def update(self, content: Any = "", *, layout: bool | None = None) -> None:
         shown = self._shown
         if (isinstance(content, _COMPARABLE) and type(content) is type(shown)
                 and content == shown):
             return
+        built = None
         if not isinstance(content, (*_COMPARABLE, RenderOnce)) and hasattr(
                 content, "__rich_console__"):
+            # A table or group made again from the same values is not drawn at all.
+            built = structure(content)
+            if built is not None and built == self._shown_structure:
+                return
             content = RenderOnce(content)
         if isinstance(content, RenderOnce) and isinstance(shown, RenderOnce) and self._same_lines(
                 content, shown):
             return
         self._shown = content
+        self._shown_structure = built
         if layout is not None or not self.is_mounted:
             super().update(content, layout=True if layout is None else layout)
             return
