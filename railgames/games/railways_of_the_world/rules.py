@@ -630,28 +630,33 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
             building = state.links[b.link]
             self._extensions(state, seat, building, out, first_only)
             return out
-        for own in state.links.values():
-            if own.owner == seat and own.end is None:
-                self._extensions(state, seat, own, out, first_only)
-                if first_only and out:
-                    return out
+        self._own_extensions(state, seat, out, first_only)
         if first_only:
-            first = self._first_open_tile(state, seat)
-            if first is not None:
-                out.append(first)
+            if not out:
+                first = self._first_open_tile(state, seat)
+                if first is not None:
+                    out.append(first)
             return out
         open_ = self._open_first_tiles(state)
         if open_:
             out.extend(_bits_kept(open_, self._first_tile_actions_of(seat)))
         return out
 
+    def _own_extensions(self, state: RotwState, seat: int, out: list[Any],
+                        first_only: bool) -> None:
+        """The tiles extending the seat's incomplete links, added to ``out`` (with
+        ``first_only``, up to the first link that has one)."""
+        for own in state.links.values():
+            if own.owner == seat and own.end is None:
+                self._extensions(state, seat, own, out, first_only)
+                if first_only and out:
+                    return
+
     def _new_build_choices(self, state: RotwState, seat: int) -> _TileChoices:
         """The choices of a build before its first tile (``track_choices`` and the
         cancel), as a ``Choices`` listing the first tiles of new links only when read."""
         head: list[Any] = []
-        for own in state.links.values():
-            if own.owner == seat and own.end is None:
-                self._extensions(state, seat, own, head, False)
+        self._own_extensions(state, seat, head, False)
         tiles = self._first_tile_actions_of(seat)
         return _TileChoices(head, self._open_first_tiles(state), tiles,
                             self._first_tile_bits[seat], [self._cancel_of[seat]])
@@ -1445,7 +1450,6 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
         removed = [k for k in state.links.values() if not k.complete]
         if removed:
             self._remove_links(state, removed)
-        if removed:
             log.add("Incomplete links are removed: "
                     + ", ".join(f"{k.id} of {self._name(state, k.owner)}" for k in removed) + ".",
                     "links_removed", rule=R.REMOVE, links=[k.id for k in removed])
