@@ -7,7 +7,6 @@ asyncssh's client plays through PTYs read with a screen emulator; the system
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import shutil
@@ -18,10 +17,9 @@ from typing import Any
 
 import asyncssh
 import pytest
-from host_terminal import HostProcess, Terminal
+from host_terminal import HostProcess, Terminal, kept_record
 
 from railgames.core.engine import Game
-from railgames.core.record import GameRecord
 from railgames.games import load_ruleset
 
 PASSWORD = "table-pw"
@@ -41,8 +39,7 @@ def host(tmp_path: Path) -> Iterator[HostProcess]:
 
 def table_game(data_dir: Path, code: str) -> Game:
     """The table as saved on the host, replayed."""
-    saved = json.loads((data_dir / "tables" / f"{code}.json").read_text())
-    record = GameRecord.model_validate(saved["record"])
+    record = kept_record(data_dir, code)
     return Game.replay(load_ruleset(record.game, record.map), record)
 
 

@@ -13,23 +13,39 @@ import pytest
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.record import GameRecord
-from railgames.net.protocol import unpack
-from railgames.net.tables import Login, Member, TableService
+from railgames.net.remote import SeatView
+from railgames.net.service import TableService
+from railgames.net.tables import Login, Member
+from railgames.net.wire import decode as from_wire
 
 
 class Inbox:
+    """A member's messages, each put together with the ones before as the app does."""
+
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
+        self.views: dict[str, SeatView] = {}
 
     def __call__(self, message: dict[str, Any]) -> None:
+        message = json.loads(json.dumps(message))  # as it travels: JSON, nothing shared
         self.messages.append(message)
+        if "view" in message:
+            self.views.setdefault(message["code"], SeatView(None)).take(message["view"])
 
     @property
     def last(self) -> dict[str, Any]:
         return self.messages[-1]
 
     def view(self) -> dict[str, Any]:
-        return unpack(self.last["view"])
+        return self.views[self.last["code"]].seen
+
+
+def kept(service: TableService, code: str) -> dict[str, Any]:
+    """Table ``code`` as its store gives it back, as one JSON object (a table file)."""
+    stored = service.store.load(code)
+    data = stored.settings.model_dump(mode="json")
+    data["record"] = None if stored.record is None else stored.record.model_dump(mode="json")
+    return data
 
 
 def member(name: str, key: str | None = None) -> tuple[Member, Inbox]:
@@ -83,7 +99,7 @@ def test_a_move_reaches_every_seat(service: TableService) -> None:
     service.act(mover, first_legal(service, code))
     assert len(ann_in.messages) > before[0] and len(bob_in.messages) > before[1]
     assert ann_in.last["version"] == bob_in.last["version"] == len(game.record.actions)
-    saved = json.loads(service.path_of(service.tables[code]).read_text())
+    saved = kept(service, code)
     assert saved["record"]["actions"] == game.record.actions  # saved after the action
 
 
@@ -291,7 +307,7 @@ def saved_table(tmp_path: Path) -> tuple[TableService, str, dict[str, Any]]:
     game = service.tables[code].game
     assert game is not None
     service.act([ann, bob][game.prompt().seat], first_legal(service, code))
-    return service, code, json.loads(service.path_of(service.tables[code]).read_text())
+    return service, code, service.tables[code].to_dict()
 
 
 def spoil(data: dict[str, Any], how: str) -> str:
@@ -400,7 +416,7 @@ def test_three_players_play_a_table_to_the_end(service: TableService, game_id: s
         assert view["prompt"] is None and view["result"] is not None
         assert view["record"] is not None  # over: the whole game may be stepped through
         assert inbox.last["status"] == "over"
-    saved = json.loads(service.path_of(table).read_text())
+    saved = kept(service, table.code)
     replayed = Game.replay(game.ruleset, GameRecord.model_validate(saved["record"]))
     assert replayed.result() == game.result()
 
@@ -479,12 +495,12 @@ def test_a_killed_host_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
         from railgames.core.engine import Game
         from railgames.core.record import PlayerSpec
         from railgames.games import load_ruleset
-        from railgames.net.tables import TableService
+        from railgames.net.service import TableService
         service = TableService(Path(sys.argv[1]), bot_workers=1)
         rules = load_ruleset("paris-connection")
         game = Game.new(rules, [PlayerSpec(name=n, kind="random") for n in "ABC"], 1)
         prompt = game.prompt()
-        asyncio.run(service._think(RandomBot(1), rules, game.view(prompt.seat), prompt))
+        asyncio.run(service.bots._think(RandomBot(1), rules, game.view(prompt.seat), prompt))
         print("thought", flush=True)
         time.sleep(60)
     """)
@@ -586,9 +602,9 @@ def test_history_for_a_watcher_is_the_public_view(service: TableService) -> None
     from railgames.core.table import Recording
 
     answer = service.history_opened(watcher, table, Recording(ruleset, record, seat=None))
-    events = unpack(answer["events"])
+    events = from_wire(json.loads(json.dumps(answer["events"])))
     assert not any(" is dealt" in e.text for e in events if e.kind == "deal")
-    at = unpack(answer["at"])
+    at = from_wire(json.loads(json.dumps(answer["at"])))
     assert all(p.shares is None for p in at["state"].players)
 
 
@@ -619,7 +635,7 @@ def test_on_the_loop_table_files_are_written_in_order_by_one_thread(tmp_path: Pa
 
     code = asyncio.run(play())
     service.flush()
-    saved = json.loads(service.path_of(service.tables[code]).read_text())
+    saved = kept(service, code)
     game = service.tables[code].game
     assert game is not None and saved["record"]["actions"] == game.record.actions
     assert not list(service.root.glob(".tmp-*"))

@@ -18,13 +18,14 @@ import os
 import socket
 import threading
 from collections.abc import Callable, Mapping
-from pathlib import Path
 from typing import Any
 
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 from railgames.core.events import Event
 from railgames.core.table import Change, TurnIndex
-from railgames.net.protocol import MAX_PUSH, ProtocolError, decode, encode, unpack
+from railgames.net.protocol import MAX_PUSH, ProtocolError, decode_push, encode
+from railgames.net.wire import class_named
+from railgames.net.wire import decode as from_wire
 
 TABLES_ENV = "RAILGAMES_TABLES"
 TOKEN_ENV = "RAILGAMES_TOKEN"
@@ -77,7 +78,7 @@ class RemoteLink:
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)
                     try:
-                        self._dispatch(decode(line))
+                        self._dispatch(decode_push(line))
                     except ProtocolError:
                         continue
         except OSError:
@@ -175,6 +176,49 @@ class _GameFacade:
         return self._seat.seen["prompt"] is None
 
 
+class SeatView:
+    """One seat's view of a table, put together from the host's messages.
+
+    The host sends everything once, then only what changed (see ``feed``): parts
+    of the state, new events, and the prompt, result, players and undo answer when
+    they change. ``seen`` reads as the whole view: ``state``, ``events``,
+    ``prompt``, ``result``, ``players``, ``undo``, ``record`` and ``map``.
+    """
+
+    def __init__(self, map_id: str | None) -> None:
+        self.cls: type | None = None
+        self.log_field = ""
+        self.fields: dict[str, Any] = {}
+        self.events: list[Event] = []
+        self.seen: dict[str, Any] = {"map": map_id, "state": None, "events": self.events,
+                                     "prompt": None, "result": None, "players": [],
+                                     "undo": None, "record": None}
+
+    def take(self, view: Mapping[str, Any]) -> None:
+        """Bring the view up to date with one message's ``view``."""
+        if view.get("reset"):
+            self.fields = {}
+            self.events = []
+            self.seen.update(events=self.events, prompt=None, result=None, undo=None)
+        if view.get("cls"):
+            self.cls = class_named(str(view["cls"]))
+        if view.get("map"):
+            self.seen["map"] = str(view["map"])
+        self.log_field = str(view.get("log", self.log_field))
+        for name, value in dict(view.get("parts") or {}).items():
+            self.fields[name] = from_wire(value)
+        self.events.extend(from_wire(view.get("events") or []))
+        for name in ("prompt", "result", "players", "undo", "record"):
+            if name in view:
+                self.seen[name] = from_wire(view[name])
+        if self.cls is not None:
+            state = object.__new__(self.cls)
+            state.__dict__.update(self.fields)
+            if self.log_field:
+                state.__dict__[self.log_field] = self.events
+            self.seen["state"] = state
+
+
 class RemoteSeat:
     """The game screen's table for one seat (or a watcher) at a table on the host."""
 
@@ -186,7 +230,9 @@ class RemoteSeat:
         self.link = link
         self.code = str(message["code"])
         self.table: dict[str, Any] = message
-        self.seen: dict[str, Any] = unpack(message["view"])
+        self._view = SeatView(None)
+        self._view.take(message["view"])
+        self.seen = self._view.seen
         self.ruleset = load_ruleset(message["game"], self.seen["map"])
         self.game = _GameFacade(self)
         self.on_change: Callable[[], None] | None = None
@@ -198,14 +244,15 @@ class RemoteSeat:
         return int(you) if isinstance(you, int) else None
 
     def update(self, message: dict[str, Any]) -> bool:
-        """Take a newer message for this table; True when the view changed."""
+        """Take a newer message for this table; True when what the screen shows changed."""
         if message.get("code") != self.code:
             return False
+        seats_changed = message.get("seats") != self.table.get("seats")
         self.table = message
         if "view" in message:
-            self.seen = unpack(message["view"])
+            self._view.take(message["view"])
             return True
-        return False
+        return seats_changed
 
     # --- the table interface every game screen plays against (view, prompt, submit, undo,
     # and what changed since a mark)
@@ -262,6 +309,12 @@ class RemoteSeat:
         seats = self.table.get("seats") or []
         return bool(seat < len(seats) and seats[seat].get("connected"))
 
+    def away(self) -> list[int]:
+        """The people's seats whose players are not at the table now."""
+        seats = self.table.get("seats") or []
+        return [i for i, s in enumerate(seats)
+                if s.get("kind") == "human" and s.get("name") and not s.get("connected")]
+
     # --- changes: the host decides
     def apply(self, action: Mapping[str, Any] | Any, *, save: bool = True) -> list[Event]:
         if not isinstance(action, Mapping):
@@ -275,16 +328,19 @@ class RemoteSeat:
         self._catch_up()
 
     def _catch_up(self) -> None:
-        # The host pushes the new view before it answers, so the last one is current.
+        # The host pushes the change before it answers; the listener may not have been
+        # given it yet, and a message is taken once only (``update`` is idempotent for
+        # the last one: it is looked for by identity).
         latest = self.link.last_table
-        if latest is not None and latest.get("code") == self.code:
+        if latest is not None and latest.get("code") == self.code and latest is not self.table:
             self.update(latest)
 
     def bot_step(self) -> list[Event]:
         return []
 
-    def save(self) -> Path:
-        return Path(str(self.table.get("file", "")))
+    def save(self) -> None:
+        """The host keeps the table; nothing is saved on this side."""
+        return None
 
     def save_if_auto(self) -> None:
         pass
@@ -319,7 +375,7 @@ class RemoteHistory(TurnIndex):
         self._players = list(seat.players)
         self.length = int(answer["length"])
         self._turns = [int(t) for t in answer["turns"]]
-        self.log: list[Event] = list(unpack(answer["events"]))
+        self.log: list[Event] = list(from_wire(answer["events"]))
         self._seen: dict[int, dict[str, Any]] = {}
         self.position = self._take(answer)
 
@@ -335,7 +391,7 @@ class RemoteHistory(TurnIndex):
 
     def _take(self, answer: dict[str, Any]) -> int:
         position = int(answer["position"])
-        self._seen[position] = unpack(answer["at"])
+        self._seen[position] = from_wire(answer["at"])
         return position
 
     @property

@@ -19,6 +19,7 @@ from textual.widgets import RichLog, Static
 
 from railgames.app.boards import board_class, game_ui
 from railgames.app.commands import GameCommands
+from railgames.app.gameui import AWAY
 from railgames.app.palette import player_letters, player_style
 from railgames.app.screens.confirm import ConfirmScreen
 from railgames.app.screens.guard import SizeGuard
@@ -278,6 +279,9 @@ class GameScreen(SizeGuard, Screen[None]):
             if hasattr(extra, "update_state"):
                 extra.update_state(state)
         kinds = [p.kind for p in session.game.players]
+        if self.remote:  # a person who is not at the host's table now: "(away)" by the name
+            for seat in session.away():  # type: ignore[attr-defined]
+                kinds[seat] = AWAY
         self._update_players(
             self.ui.players_table(state, self.names, kinds, prompt.seat if prompt else None))
         self._update_banner()
@@ -656,9 +660,11 @@ class GameScreen(SizeGuard, Screen[None]):
             return self.session.game.is_over()
         if action == "undo":  # nothing to take back in a finished game, or in another window's;
             # otherwise u stays on offer, and says why when the rules refuse
+            if self.remote and self._at_keyboard is None:
+                return False  # watching: nothing of theirs to take back
             return not (self.review or self.session.game.is_over() or self.session.read_only)
-        if action == "save":
-            return not (self.review or self.session.read_only)
+        if action == "save":  # a host's table is kept on the host after every move
+            return not (self.review or self.session.read_only or self.remote)
         return True
 
     def action_final_scores(self) -> None:
@@ -781,6 +787,9 @@ class GameScreen(SizeGuard, Screen[None]):
         self.app.push_screen(ViewerScreen(recording, kind="history", playing=False, on_leave=back))
 
     def action_save(self) -> None:
+        if self.remote:
+            self.notify("The host keeps this table after every move.", title="Saved")
+            return
         try:
             path = self.session.save()
         except OSError as exc:
