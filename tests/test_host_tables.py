@@ -13,24 +13,41 @@ import pytest
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.record import GameRecord
-from railgames.net.remote import SeatView
+from railgames.net.remote import SeatView, merge_view
 from railgames.net.service import TableService
 from railgames.net.tables import Login, Member
 from railgames.net.wire import decode as from_wire
 
 
 class Inbox:
-    """A member's messages, each put together with the ones before as the app does."""
+    """A member's messages, each put together with the ones before as the app does; and
+    what an app's link to the host keeps of them (numbered, the views merged)."""
 
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
         self.views: dict[str, SeatView] = {}
+        self.merged: dict[str, dict[str, Any]] = {}
 
     def __call__(self, message: dict[str, Any]) -> None:
         message = json.loads(json.dumps(message))  # as it travels: JSON, nothing shared
+        message["seq"] = len(self.messages) + 1
         self.messages.append(message)
         if "view" in message:
             self.views.setdefault(message["code"], SeatView(None)).take(message["view"])
+            self.merged[message["code"]] = merge_view(self.merged.get(message["code"]),
+                                                      message["view"])
+
+    # --- as RemoteLink answers them
+    @property
+    def last_table(self) -> dict[str, Any] | None:
+        return self.messages[-1] if self.messages else None
+
+    def view_so_far(self, code: str) -> tuple[int, dict[str, Any] | None]:
+        view = self.merged.get(code)
+        return len(self.messages), merge_view(None, view) if view is not None else None
+
+    def messages_after(self, code: str, seq: int) -> list[dict[str, Any]]:
+        return [m for m in self.messages[seq:] if m.get("code") == code]
 
     @property
     def last(self) -> dict[str, Any]:
@@ -430,7 +447,11 @@ def test_a_remote_seat_answers_as_a_table_does(service: TableService) -> None:
     assert game is not None
 
     class Link:
-        last_table: dict[str, Any] | None = None
+        """Ann's messages as her app's link keeps them; nothing is sent in this test."""
+
+        last_table = property(lambda self: ann_in.last_table)
+        view_so_far = staticmethod(ann_in.view_so_far)
+        messages_after = staticmethod(ann_in.messages_after)
 
         def request(self, message: dict[str, Any]) -> dict[str, Any]:
             raise AssertionError("nothing is sent in this test")
@@ -530,10 +551,12 @@ def test_a_killed_host_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
 class ServiceLink:
     """A link that asks the service directly, as the table socket would for ``who``."""
 
-    def __init__(self, service: TableService, who: Member) -> None:
+    def __init__(self, service: TableService, who: Member, inbox: Inbox) -> None:
         self.service, self.who = service, who
         self.last_table: dict[str, Any] | None = None
         self.sent: list[dict[str, Any]] = []
+        self.view_so_far = inbox.view_so_far
+        self.messages_after = inbox.messages_after
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         from railgames.core.table import Recording
@@ -563,7 +586,7 @@ def test_history_at_a_host_table_shows_only_what_the_seat_may_see(service: Table
         mover = [ann, bob][game.prompt().seat]
         service.act(mover, first_legal(service, code))
     played = len(game.record.actions)
-    link = ServiceLink(service, bob)
+    link = ServiceLink(service, bob, bob_in)
     seat = RemoteSeat(link, bob_in.last)  # type: ignore[arg-type]
     history = RemoteHistory.open(seat)
     assert history.length == played and history.at_end and history.read_only

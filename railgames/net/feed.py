@@ -16,8 +16,8 @@ Message (``ev: "table"``): the table's code, game, status and seats always; a
 
     {"reset": bool, "version": actions so far, "cls": the state's class,
      "log": the name of the state's field holding its log,
-     "parts": {field: value}, "events": [new events], "prompt"?, "result"?,
-     "players"?, "undo"?, "record"?}
+     "parts": {field: value}, "events": [new events of the view's log],
+     "events_reset"?, "prompt"?, "result"?, "players"?, "undo"?, "record"?}
 
 Values are ``wire.encode``d; ``RemoteSeat`` puts them together again.
 """
@@ -31,6 +31,7 @@ from typing import Any
 
 from railgames.core.engine import Prompt
 from railgames.net.lobby import seat_info
+from railgames.net.protocol import PROMPT_HERE
 from railgames.net.tables import Member, Table
 from railgames.net.wire import class_name, encode
 
@@ -42,8 +43,8 @@ class Sent:
     """What one member was last sent of its table."""
 
     state: Any = None  # the game's state object the view was made from (a new one: undo)
-    log: Any = None  # the game's log list (a new one: undo)
-    events: int = 0  # how much of that log has been looked through for this member
+    events: int = 0  # how many events of the view's log have been sent
+    last_event: Any = None  # the last of them (the log sent must still begin with them)
     parts: dict[str, str] = field(default_factory=dict)  # each part of the view, as sent
     extras: dict[str, str] = field(default_factory=dict)  # prompt, result, players, undo
     table: str = ""  # the table's line (status, seats), as sent
@@ -102,6 +103,10 @@ class Moment:
         assert game is not None
         if name == "prompt":
             prompt = self.prompt
+            if prompt is not None and prompt.seat == seat and not game.ruleset.hidden_information:
+                # The seat sees the whole state, so it works its choices out for itself (a
+                # build's hundreds of tiles never travel).
+                return PROMPT_HERE
             if prompt is not None and prompt.seat != seat:
                 # Another seat's choices are theirs alone: only what the banner says.
                 prompt = Prompt(seat=prompt.seat, step=prompt.step, text=prompt.text,
@@ -150,10 +155,9 @@ class Feed:
         game = moment.table.game
         assert game is not None
         seat = member.seat
-        log = game.ruleset.log_of(game.state)
-        reset = sent.state is not game.state or sent.log is not log or len(log) < sent.events
+        reset = sent.state is not game.state
         if reset:
-            sent.state, sent.log, sent.events = game.state, log, 0
+            sent.state, sent.events, sent.last_event = game.state, 0, None
             sent.parts, sent.extras = {}, {}
         log_field, all_parts = moment.parts(seat)
         parts: dict[str, Any] = {}
@@ -161,12 +165,19 @@ class Feed:
             if sent.parts.get(name) != text:
                 sent.parts[name] = text
                 parts[name] = encoded
-        new = [e for e in log[sent.events:] if e.visible(seat)]
-        sent.events = len(log)
         view: dict[str, Any] = {"reset": reset, "version": len(game.record.actions),
-                                "map": game.record.map,
+                                "game": game.ruleset.id, "map": game.record.map,
                                 "cls": class_name(type(moment.view(seat))), "log": log_field,
-                                "parts": parts, "events": encode(new)}
+                                "parts": parts}
+        # The view's log: what was added since, or all of it where it no longer begins
+        # with what was sent (a game of secrets shows its whole log once it is over).
+        log = game.ruleset.log_of(moment.view(seat))
+        count = sent.events
+        if len(log) < count or (count and log[count - 1] is not sent.last_event):
+            count = 0
+            view["events_reset"] = True
+        view["events"] = encode(log[count:])
+        sent.events, sent.last_event = len(log), log[-1] if log else None
         for name in ("prompt", "result", "players", "undo"):
             encoded, text = moment.extra(name, seat)
             if sent.extras.get(name) != text:
@@ -181,7 +192,8 @@ class Feed:
 
 def _news(view: dict[str, Any]) -> bool:
     return bool(view["reset"] or view["parts"] or view["events"]
-                or view.keys() & {"prompt", "result", "players", "undo", "record"})
+                or view.keys() & {"prompt", "result", "players", "undo", "record",
+                                  "events_reset"})
 
 
 _FIELDS: dict[type, tuple[str, ...]] = {}

@@ -16,6 +16,12 @@ MAX_REQUEST = 64 * 1024  # an app's message: an action is a few hundred bytes
 MAX_PUSH = 16 * 1024 * 1024  # a whole view with its log, or a finished game's record
 
 
+# Sent as the prompt of the seat to move in a game without secrets: that seat sees the
+# whole state, so its app works the prompt out itself, as the host did (a build's
+# hundreds of tiles never travel).
+PROMPT_HERE = "here"
+
+
 class ProtocolError(Exception):
     pass
 

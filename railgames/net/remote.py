@@ -17,14 +17,15 @@ import itertools
 import os
 import socket
 import threading
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 from railgames.core.events import Event
 from railgames.core.table import Change, TurnIndex
-from railgames.net.protocol import MAX_PUSH, ProtocolError, decode_push, encode
-from railgames.net.wire import class_named
+from railgames.net.protocol import MAX_PUSH, PROMPT_HERE, ProtocolError, decode_push, encode
+from railgames.net.wire import class_named, made
 from railgames.net.wire import decode as from_wire
 
 TABLES_ENV = "RAILGAMES_TABLES"
@@ -47,6 +48,12 @@ class RemoteLink:
         self._lock = threading.Lock()
         self.listener: Callable[[dict[str, Any]], None] | None = None
         self.last_table: dict[str, Any] | None = None
+        # Each table's view so far, every message of it merged (still JSON), and how many
+        # table messages have come: a seat opened late starts from here, not from one
+        # message that holds only what changed.
+        self._views: dict[Any, dict[str, Any]] = {}
+        self._seq = 0
+        self._recent: deque[dict[str, Any]] = deque(maxlen=256)  # the last table messages
         self.closed = False
         self._reader = threading.Thread(target=self._read, daemon=True, name="railgames-link")
         self._reader.start()
@@ -94,7 +101,14 @@ class RemoteLink:
 
     def _dispatch(self, message: dict[str, Any]) -> None:
         if message.get("ev") == "table":
-            self.last_table = message
+            with self._lock:
+                self._seq += 1
+                message["seq"] = self._seq
+                code = message.get("code")
+                if isinstance(message.get("view"), dict):
+                    self._views[code] = merge_view(self._views.get(code), message["view"])
+                self.last_table = message
+                self._recent.append(message)
             if self.listener is not None:
                 self.listener(message)
             return
@@ -104,6 +118,22 @@ class RemoteLink:
         if entry is not None:
             entry[1].append(message)
             entry[0].set()
+
+    def view_so_far(self, code: str) -> tuple[int, dict[str, Any] | None]:
+        """Table ``code``'s view as every message so far has made it, and the number of the
+        last table message taken into it."""
+        with self._lock:
+            view = self._views.get(code)
+            return self._seq, (merge_view(None, view) if view is not None else None)
+
+    def messages_after(self, code: str, seq: int) -> list[dict[str, Any]] | None:
+        """Table ``code``'s messages numbered after ``seq``, in order; None if some of
+        them are no longer kept."""
+        with self._lock:
+            recent = list(self._recent)
+        if recent and recent[0]["seq"] > seq + 1:
+            return None
+        return [m for m in recent if m["seq"] > seq and m.get("code") == code]
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send and wait for the answer; a refusal raises with the host's reason."""
@@ -161,7 +191,7 @@ class _GameFacade:
         return self._seat.seen["state"]
 
     def events_for(self, seat: int | None) -> list[Event]:
-        return list(self._seat.seen["events"])
+        return self._seat.events_for(seat)
 
     def result(self) -> Any:
         return self._seat.seen["result"]
@@ -176,6 +206,26 @@ class _GameFacade:
         return self._seat.seen["prompt"] is None
 
 
+def merge_view(so_far: dict[str, Any] | None, view: dict[str, Any]) -> dict[str, Any]:
+    """A view message taken into the view so far (both as JSON): the whole view that the
+    two make, as one message marked ``reset``."""
+    if so_far is None or view.get("reset"):
+        merged = {**view, "parts": dict(view.get("parts") or {}),
+                  "events": list(view.get("events") or []), "reset": True}
+        merged.pop("events_reset", None)
+        return merged
+    merged = so_far
+    merged["parts"].update(view.get("parts") or {})
+    if view.get("events_reset"):
+        merged["events"] = list(view.get("events") or [])
+    else:
+        merged["events"].extend(view.get("events") or [])
+    for name, value in view.items():
+        if name not in ("parts", "events", "events_reset", "reset"):
+            merged[name] = value
+    return merged
+
+
 class SeatView:
     """One seat's view of a table, put together from the host's messages.
 
@@ -185,11 +235,14 @@ class SeatView:
     ``prompt``, ``result``, ``players``, ``undo``, ``record`` and ``map``.
     """
 
-    def __init__(self, map_id: str | None) -> None:
+    def __init__(self, map_id: str | None, ruleset: Any = None) -> None:
+        self.ruleset = ruleset  # for a prompt the host leaves to this side (``PROMPT_HERE``)
+        self.prompt_here = False
         self.cls: type | None = None
         self.log_field = ""
         self.fields: dict[str, Any] = {}
-        self.events: list[Event] = []
+        self.events: list[Event] = []  # the view's log (what this seat may see of the game's)
+        self.epoch = 0  # one more each time the log is sent whole again
         self.seen: dict[str, Any] = {"map": map_id, "state": None, "events": self.events,
                                      "prompt": None, "result": None, "players": [],
                                      "undo": None, "record": None}
@@ -198,8 +251,11 @@ class SeatView:
         """Bring the view up to date with one message's ``view``."""
         if view.get("reset"):
             self.fields = {}
+            self.seen.update(prompt=None, result=None, undo=None)
+        if view.get("reset") or view.get("events_reset"):
             self.events = []
-            self.seen.update(events=self.events, prompt=None, result=None, undo=None)
+            self.seen["events"] = self.events
+            self.epoch += 1
         if view.get("cls"):
             self.cls = class_named(str(view["cls"]))
         if view.get("map"):
@@ -211,12 +267,20 @@ class SeatView:
         for name in ("prompt", "result", "players", "undo", "record"):
             if name in view:
                 self.seen[name] = from_wire(view[name])
+        if "prompt" in view:
+            self.prompt_here = view["prompt"] == PROMPT_HERE
         if self.cls is not None:
-            state = object.__new__(self.cls)
-            state.__dict__.update(self.fields)
+            fields = dict(self.fields)
             if self.log_field:
-                state.__dict__[self.log_field] = self.events
+                fields[self.log_field] = self.events
+            state = made(self.cls, fields)
             self.seen["state"] = state
+            if self.prompt_here:
+                if self.ruleset is None:
+                    from railgames.games import load_ruleset
+
+                    self.ruleset = load_ruleset(str(view["game"]), self.seen["map"])
+                self.seen["prompt"] = self.ruleset.prompt(state)
 
 
 class RemoteSeat:
@@ -230,10 +294,21 @@ class RemoteSeat:
         self.link = link
         self.code = str(message["code"])
         self.table: dict[str, Any] = message
-        self._view = SeatView(None)
-        self._view.take(message["view"])
+        # The view as all the table's messages so far make it (one message may hold only
+        # what changed); later messages, numbered, are taken once each.
+        so_far = getattr(link, "view_so_far", None)
+        self.seq, view = so_far(self.code) if so_far is not None else (0, None)
+        if view is None:
+            view = message["view"]
+            self.seq = int(message.get("seq", 0))
+        else:
+            latest = link.last_table
+            if latest is not None and latest.get("code") == self.code:
+                self.table = latest
+        self.ruleset = load_ruleset(message["game"], view.get("map"))
+        self._view = SeatView(None, self.ruleset)
+        self._view.take(view)
         self.seen = self._view.seen
-        self.ruleset = load_ruleset(message["game"], self.seen["map"])
         self.game = _GameFacade(self)
         self.on_change: Callable[[], None] | None = None
         self.autosave = False
@@ -247,6 +322,10 @@ class RemoteSeat:
         """Take a newer message for this table; True when what the screen shows changed."""
         if message.get("code") != self.code:
             return False
+        seq = int(message.get("seq", 0))
+        if seq and seq <= self.seq:
+            return False  # already taken into the view this seat started from
+        self.seq = seq or self.seq
         seats_changed = message.get("seats") != self.table.get("seats")
         self.table = message
         if "view" in message:
@@ -267,7 +346,10 @@ class RemoteSeat:
         return self.seen["state"]
 
     def events_for(self, seat: int | None) -> list[Event]:
-        return list(self.seen["events"])
+        """The events of the log this seat may see (once a game of secrets is over its
+        view's log holds everyone's, but the log shown stays the seat's own)."""
+        mine = self.seat
+        return [e for e in self.seen["events"] if e.visible(mine)]
 
     def result(self) -> Any:
         return self.seen["result"]
@@ -275,15 +357,17 @@ class RemoteSeat:
     def submit(self, action: Mapping[str, Any] | Any) -> list[Event]:
         return self.apply(action)
 
-    def mark(self) -> tuple[int, int]:
-        return int(self.table.get("version", 0)), len(self.seen["events"])
+    def mark(self) -> tuple[int, int, int]:
+        return int(self.table.get("version", 0)), self._view.epoch, len(self.seen["events"])
 
-    def changes(self, mark: tuple[int, int]) -> Change:
-        version, logged = mark
+    def changes(self, mark: tuple[int, int, int]) -> Change:
+        version, epoch, logged = mark
         events = self.seen["events"]
-        if int(self.table.get("version", 0)) < version or len(events) < logged:
-            return Change(full=True)  # a move was taken back
-        return Change(full=False, events=tuple(events[logged:]))
+        if int(self.table.get("version", 0)) < version or epoch != self._view.epoch \
+                or len(events) < logged:
+            return Change(full=True)  # a move was taken back, or the log sent anew
+        mine = self.seat
+        return Change(full=False, events=tuple(e for e in events[logged:] if e.visible(mine)))
 
     # --- what Session answers
     @property
@@ -328,12 +412,19 @@ class RemoteSeat:
         self._catch_up()
 
     def _catch_up(self) -> None:
-        # The host pushes the change before it answers; the listener may not have been
-        # given it yet, and a message is taken once only (``update`` is idempotent for
-        # the last one: it is looked for by identity).
-        latest = self.link.last_table
-        if latest is not None and latest.get("code") == self.code and latest is not self.table:
-            self.update(latest)
+        """Take every message the host pushed before it answered, in order (the screen's
+        listener may not have been given them yet; it skips them when it is)."""
+        after = getattr(self.link, "messages_after", None)
+        if after is None:
+            return
+        missed = after(self.code, self.seq)
+        if missed is None:  # too many to find one by one: start from the view so far
+            self.seq, view = self.link.view_so_far(self.code)
+            if view is not None:
+                self._view.take(view)
+            return
+        for message in missed:
+            self.update(message)
 
     def bot_step(self) -> list[Event]:
         return []

@@ -95,6 +95,20 @@ def _in_order(items: set[Any] | frozenset[Any]) -> list[Any]:
         return list(items)
 
 
+def made(cls: type, values: dict[str, Any]) -> Any:
+    """An object of dataclass ``cls`` with these fields; those that did not travel (kept
+    only for speed) get their defaults, as a new object would."""
+    obj = object.__new__(cls)
+    for f in dataclasses.fields(cls):
+        if f.name not in values:
+            if f.default_factory is not dataclasses.MISSING:
+                values[f.name] = f.default_factory()
+            elif f.default is not dataclasses.MISSING:
+                values[f.name] = f.default
+    obj.__dict__.update(values)
+    return obj
+
+
 class WireError(Exception):
     """What came from the host is not what ``encode`` makes (a bug, or not our host)."""
 
@@ -157,16 +171,7 @@ def decode(data: Any) -> Any:
         cls = _class(data["#c"])
         if not dataclasses.is_dataclass(cls):
             raise WireError(f"{data['#c']} is not a dataclass")
-        obj = object.__new__(cls)
-        values = {name: decode(v) for name, v in data["f"].items()}
-        for f in dataclasses.fields(cls):  # what stayed behind: its default
-            if f.name not in values:
-                if f.default_factory is not dataclasses.MISSING:
-                    values[f.name] = f.default_factory()
-                elif f.default is not dataclasses.MISSING:
-                    values[f.name] = f.default
-        obj.__dict__.update(values)
-        return obj
+        return made(cls, {name: decode(v) for name, v in data["f"].items()})
     if "#p" in data:
         cls = _class(data["#p"])
         if not issubclass(cls, BaseModel):
