@@ -1,12 +1,18 @@
 """What each member of a table is sent: small JSON messages saying what changed.
 
 A member's first message about a table holds all it may see: its seat's view
-of the state, the events of the log it may see, the prompt (another seat's
+of the state, the events of that view's log, the prompt (another seat's
 choices left out), the result, the players. After that each message holds only
 what changed since the last one sent to that member: the parts of the view
-whose JSON changed, the events added to the log, and the prompt, result,
-players and undo answer where they changed. What a member costs per action
-is then the same at move 1,000 as at move 10: nothing grows with the log.
+that changed (a part that is a dict, such as the track on the board, as the
+entries that changed), the events added to the log, and the prompt, result,
+players and undo answer where they changed. What the host spends on a member
+per action is then the same at move 1,000 as at move 10: nothing it does
+grows with the log, and little with the board.
+
+Whether a part changed is found from a fingerprint of it (its pickle, made in
+C; it never leaves the host), so an unchanged part costs next to nothing and
+only what changed is turned into JSON.
 
 A move taken back (the game replayed into a new state) is sent whole again,
 marked ``reset``.
@@ -14,10 +20,11 @@ marked ``reset``.
 Message (``ev: "table"``): the table's code, game, status and seats always; a
 ``view`` once the game has begun::
 
-    {"reset": bool, "version": actions so far, "cls": the state's class,
-     "log": the name of the state's field holding its log,
-     "parts": {field: value}, "events": [new events of the view's log],
-     "events_reset"?, "prompt"?, "result"?, "players"?, "undo"?, "record"?}
+    {"reset": bool, "version": actions so far, "game", "map",
+     "cls": the state's class, "log": the name of the state's field holding its log,
+     "parts": {field: value}, "patches": {field: {"set": [[key, value]], "del": [key]}},
+     "events": [new events of the view's log], "events_reset"?,
+     "prompt"?, "result"?, "players"?, "undo"?, "record"?}
 
 Values are ``wire.encode``d; ``RemoteSeat`` puts them together again.
 """
@@ -26,16 +33,110 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 from dataclasses import dataclass, field
 from typing import Any
 
 from railgames.core.engine import Prompt
+from railgames.core.rng import Chance
 from railgames.net.lobby import seat_info
 from railgames.net.protocol import PROMPT_HERE
 from railgames.net.tables import Member, Table
 from railgames.net.wire import class_name, encode
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+_IMMUTABLE = frozenset({str, int, float, bool, type(None), bytes})
+
+
+def fingerprint(value: Any) -> Any:
+    """Something equal for equal values and, for a value that changed, different."""
+    kind = type(value)
+    if kind in _IMMUTABLE:
+        return value
+    if isinstance(value, Chance):
+        return b"chance"  # never sent seeded: nothing of it changes for a member
+    try:
+        return pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    except Exception:  # a value pickle cannot take: its JSON will do
+        return _dumps(encode(value)).encode()
+
+
+def _entries(value: dict[Any, Any]) -> dict[Any, Any]:
+    return {k: (v if type(v) in _IMMUTABLE else fingerprint(v)) for k, v in value.items()}
+
+
+def _same_order(before: dict[Any, Any], after: dict[Any, Any]) -> bool:
+    """Whether ``after``'s keys are ``before``'s, less those gone, then the new ones: the
+    order a patch (entries set and deleted) gives on the other side."""
+    kept = [k for k in before if k in after]
+    return kept + [k for k in after if k not in before] == list(after)
+
+
+class Part:
+    """One field of the views one seat (or every seat) is sent, as it was last sent."""
+
+    __slots__ = ("fp", "entries", "revision", "patch", "full", "value")
+
+    def __init__(self, value: Any, fp: Any) -> None:
+        self.fp = fp
+        # A dict field: each entry's fingerprint (or the value itself, where it cannot change).
+        self.entries = _entries(value) if type(value) is dict else None
+        self.revision = 1
+        self.patch: dict[str, Any] | None = None  # the change from the revision before
+        self.full: Any = None  # the whole value encoded, once asked for
+        self.value = value
+
+    def update(self, value: Any, fp: Any) -> None:
+        self.value = value
+        if fp == self.fp:
+            return
+        self.fp, self.revision, self.full, self.patch = fp, self.revision + 1, None, None
+        if type(value) is dict:
+            entries = _entries(value)
+            before = self.entries
+            if before is not None and _same_order(before, entries):
+                self.patch = {
+                    "set": [[encode(k), encode(value[k])] for k, sig in entries.items()
+                            if k not in before or before[k] != sig],
+                    "del": [encode(k) for k in before if k not in entries]}
+            self.entries = entries
+        else:
+            self.entries = None
+
+    def encoded(self) -> Any:
+        if self.full is None:
+            self.full = encode(self.value)
+        return self.full
+
+
+class Track:
+    """The parts of the views of one seat (or of every seat, in a game without secrets) as
+    they stand after the last sending, each with its revision."""
+
+    def __init__(self, state: Any) -> None:
+        self.state = state  # the game's state these views are of (a new one after undo)
+        self.parts: dict[str, Part] = {}
+        self.cls = ""
+        self.log_field = ""
+        self.moment: object = None
+
+    def follow(self, view: Any, own_log: Any, moment: object) -> None:
+        if self.moment is moment:
+            return
+        self.moment = moment
+        self.cls = class_name(type(view))
+        values = view.__dict__
+        for name in _fields(type(view)):
+            value = values.get(name)
+            if value is own_log:
+                self.log_field = name
+                continue
+            fp = fingerprint(value)
+            part = self.parts.get(name)
+            if part is None:
+                self.parts[name] = Part(value, fp)
+            else:
+                part.update(value, fp)
 
 
 @dataclass
@@ -43,24 +144,25 @@ class Sent:
     """What one member was last sent of its table."""
 
     state: Any = None  # the game's state object the view was made from (a new one: undo)
+    track: Any = None  # the Track of the views sent
+    revisions: dict[str, int] = field(default_factory=dict)  # each part's revision sent
     events: int = 0  # how many events of the view's log have been sent
     last_event: Any = None  # the last of them (the log sent must still begin with them)
-    parts: dict[str, str] = field(default_factory=dict)  # each part of the view, as sent
     extras: dict[str, str] = field(default_factory=dict)  # prompt, result, players, undo
     table: str = ""  # the table's line (status, seats), as sent
 
 
 class Moment:
     """What every member's message about one table is made from, worked out once per
-    sending: the prompt, the result, the players, and each distinct view's parts."""
+    sending: the prompt, the result, the players, the seats, and each view's parts."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
         game = table.game
         self.prompt = game.prompt() if game is not None else None
+        self.seats = [seat_info(table, i) for i in range(len(table.seats))]
         self._views: dict[int | None, Any] = {}
-        self._parts: dict[int, tuple[Any, str, dict[str, tuple[Any, str]]]] = {}
-        self._extras: dict[tuple[str, int | None], tuple[Any, str]] = {}
+        self._extras: dict[tuple[str, Any], tuple[Any, str]] = {}
 
     def view(self, seat: int | None) -> Any:
         if seat not in self._views:
@@ -68,34 +170,31 @@ class Moment:
             self._views[seat] = self.table.game.view(seat)
         return self._views[seat]
 
-    def parts(self, seat: int | None) -> tuple[str, dict[str, tuple[Any, str]]]:
-        """The name of the view's log field, and each other field encoded, with its text."""
-        state = self.view(seat)
-        known = self._parts.get(id(state))
-        if known is not None and known[0] is state:
-            return known[1], known[2]
-        assert self.table.game is not None
-        own_log = self.table.game.ruleset.log_of(state)
-        log_field = ""
-        parts: dict[str, tuple[Any, str]] = {}
-        values = state.__dict__
-        for name in _fields(type(state)):
-            value = values.get(name)
-            if value is own_log:
-                log_field = name
-                continue
-            encoded = encode(value)
-            parts[name] = (encoded, _dumps(encoded))
-        self._parts[id(state)] = (state, log_field, parts)
-        return log_field, parts
+    def track(self, seat: int | None) -> Track:
+        """The parts of ``seat``'s view, brought up to date for this sending."""
+        game = self.table.game
+        assert game is not None
+        view = self.view(seat)
+        key: Any = "all" if view is game.state else seat  # no secrets: one view for all
+        tracks = self.table.tracks
+        track = tracks.get(key)
+        if track is None or track.state is not game.state:
+            track = tracks[key] = Track(game.state)
+        track.follow(view, game.ruleset.log_of(view), self)
+        return track
 
     def extra(self, name: str, seat: int | None) -> tuple[Any, str]:
         """The prompt, result, players or undo answer as ``seat`` is sent it, encoded."""
-        key = (name, seat if name in ("prompt", "undo") else None)
-        known = self._extras.get(key)
+        if name == "undo":
+            key: Any = seat
+        elif name == "prompt":
+            key = seat if self.prompt is not None and self.prompt.seat == seat else "others"
+        else:
+            key = None
+        known = self._extras.get((name, key))
         if known is None:
             encoded = encode(self._extra(name, seat))
-            known = self._extras[key] = (encoded, _dumps(encoded))
+            known = self._extras[(name, key)] = (encoded, _dumps(encoded))
         return known
 
     def _extra(self, name: str, seat: int | None) -> Any:
@@ -133,8 +232,7 @@ class Feed:
         message: dict[str, Any] = {
             "ev": "table", "code": table.code, "game": table.game_id, "title": table.title,
             "status": table.status, "you": seat, "name": member.login.name,
-            "seats": [seat_info(table, i) for i in range(len(table.seats))],
-            "free": table.free_human_seats(),
+            "seats": moment.seats, "free": table.free_human_seats(),
             "watching": sum(1 for m in table.members if m.seat is None),
         }
         line = _dumps(message)
@@ -158,17 +256,25 @@ class Feed:
         reset = sent.state is not game.state
         if reset:
             sent.state, sent.events, sent.last_event = game.state, 0, None
-            sent.parts, sent.extras = {}, {}
-        log_field, all_parts = moment.parts(seat)
+            sent.revisions, sent.extras = {}, {}
+        track = moment.track(seat)
+        if sent.track is not track:  # another line of views (a game of secrets, once over)
+            sent.track, sent.revisions = track, {}
         parts: dict[str, Any] = {}
-        for name, (encoded, text) in all_parts.items():
-            if sent.parts.get(name) != text:
-                sent.parts[name] = text
-                parts[name] = encoded
+        patches: dict[str, Any] = {}
+        for name, part in track.parts.items():
+            have = sent.revisions.get(name)
+            if have == part.revision:
+                continue
+            if have == part.revision - 1 and part.patch is not None:
+                patches[name] = part.patch
+            else:
+                parts[name] = part.encoded()
+            sent.revisions[name] = part.revision
         view: dict[str, Any] = {"reset": reset, "version": len(game.record.actions),
                                 "game": game.ruleset.id, "map": game.record.map,
-                                "cls": class_name(type(moment.view(seat))), "log": log_field,
-                                "parts": parts}
+                                "cls": track.cls, "log": track.log_field,
+                                "parts": parts, "patches": patches}
         # The view's log: what was added since, or all of it where it no longer begins
         # with what was sent (a game of secrets shows its whole log once it is over).
         log = game.ruleset.log_of(moment.view(seat))
@@ -191,7 +297,7 @@ class Feed:
 
 
 def _news(view: dict[str, Any]) -> bool:
-    return bool(view["reset"] or view["parts"] or view["events"]
+    return bool(view["reset"] or view["parts"] or view["patches"] or view["events"]
                 or view.keys() & {"prompt", "result", "players", "undo", "record",
                                   "events_reset"})
 

@@ -14,6 +14,7 @@ and nothing here ever holds another seat's secrets.
 from __future__ import annotations
 
 import itertools
+import json
 import os
 import socket
 import threading
@@ -210,20 +211,46 @@ def merge_view(so_far: dict[str, Any] | None, view: dict[str, Any]) -> dict[str,
     """A view message taken into the view so far (both as JSON): the whole view that the
     two make, as one message marked ``reset``."""
     if so_far is None or view.get("reset"):
-        merged = {**view, "parts": dict(view.get("parts") or {}),
+        merged = {**view, "parts": dict(view.get("parts") or {}), "patches": {},
                   "events": list(view.get("events") or []), "reset": True}
         merged.pop("events_reset", None)
+        for name, patch in dict(view.get("patches") or {}).items():
+            merged["parts"][name] = _patched(merged["parts"].get(name), patch)
         return merged
     merged = so_far
     merged["parts"].update(view.get("parts") or {})
+    for name, patch in dict(view.get("patches") or {}).items():
+        merged["parts"][name] = _patched(merged["parts"].get(name), patch)
     if view.get("events_reset"):
         merged["events"] = list(view.get("events") or [])
     else:
         merged["events"].extend(view.get("events") or [])
     for name, value in view.items():
-        if name not in ("parts", "events", "events_reset", "reset"):
+        if name not in ("parts", "patches", "events", "events_reset", "reset"):
             merged[name] = value
     return merged
+
+
+def _patched(encoded: Any, patch: dict[str, Any]) -> Any:
+    """An encoded dict (as ``wire.encode`` makes it) with a patch's entries set and deleted,
+    still encoded."""
+    if isinstance(encoded, dict) and "#m" in encoded:
+        pairs = [list(pair) for pair in encoded["#m"]]
+    elif isinstance(encoded, dict):
+        pairs = [[k, v] for k, v in encoded.items()]
+    else:
+        pairs = []
+    gone = {json.dumps(k, sort_keys=True) for k in patch.get("del", ())}
+    pairs = [pair for pair in pairs if json.dumps(pair[0], sort_keys=True) not in gone]
+    where = {json.dumps(pair[0], sort_keys=True): i for i, pair in enumerate(pairs)}
+    for key, value in patch.get("set", ()):
+        at = where.get(json.dumps(key, sort_keys=True))
+        if at is None:
+            where[json.dumps(key, sort_keys=True)] = len(pairs)
+            pairs.append([key, value])
+        else:
+            pairs[at][1] = value
+    return {"#m": pairs}
 
 
 class SeatView:
@@ -263,6 +290,13 @@ class SeatView:
         self.log_field = str(view.get("log", self.log_field))
         for name, value in dict(view.get("parts") or {}).items():
             self.fields[name] = from_wire(value)
+        for name, patch in dict(view.get("patches") or {}).items():
+            entries = dict(self.fields.get(name) or {})  # a new dict: states shown keep theirs
+            for key in patch.get("del", ()):
+                entries.pop(from_wire(key), None)
+            for key, value in patch.get("set", ()):
+                entries[from_wire(key)] = from_wire(value)
+            self.fields[name] = entries
         self.events.extend(from_wire(view.get("events") or []))
         for name in ("prompt", "result", "players", "undo", "record"):
             if name in view:

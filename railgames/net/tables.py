@@ -104,6 +104,7 @@ class Table:
     # The store's writes of this table not yet done (each is shown once it is kept).
     pending: asyncio.Future[None] | None = None
     kept_seats: list[dict[str, Any]] | None = None  # the seats as the store last kept them
+    tracks: dict[Any, Any] = field(default_factory=dict)  # what the feed sent, by view (feed.Track)
 
     @property
     def title(self) -> str:
