@@ -313,6 +313,7 @@ class GameScreen(SizeGuard, Screen[None]):
         if self.remote and prompt.seat != self._at_keyboard:
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
             self.board.set_highlight()
+            self._board_choosing(False)  # another's turn (or watching): Enter chooses nothing
             return
         if (self.hidden and self.handoff and prompt.seat != self._at_keyboard
                 and len(session.humans()) > 1):
@@ -391,6 +392,8 @@ class GameScreen(SizeGuard, Screen[None]):
         prompt = self.session.prompt()
         if prompt is None or self.review or self.session.is_bot(prompt.seat):
             return False
+        if self.remote and prompt.seat != self._at_keyboard:
+            return False  # at a host's table, only the seat to move has choices
         return not (self.hidden and len(self.session.humans()) > 1 and self._at_keyboard != prompt.seat)
 
     def _update_players(self, table: Any) -> None:
