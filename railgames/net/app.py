@@ -504,6 +504,7 @@ class NetApp(RailgamesApp):
                 self.link.request({"op": "leave"})
             except RailgamesError:
                 pass
+            self.link.forget(self.table_code)
         self.table_code = None
         self.remote_seat = None
         self._pop_to_launcher()

@@ -127,6 +127,11 @@ class RemoteLink:
             view = self._views.get(code)
             return self._seq, (merge_view(None, view) if view is not None else None)
 
+    def forget(self, code: str) -> None:
+        """Let go of table ``code``'s view (its player has left it)."""
+        with self._lock:
+            self._views.pop(code, None)
+
     def messages_after(self, code: str, seq: int) -> list[dict[str, Any]] | None:
         """Table ``code``'s messages numbered after ``seq``, in order; None if some of
         them are no longer kept."""
