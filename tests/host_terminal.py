@@ -269,3 +269,10 @@ class OpenSshTerminal:
 
     async def close(self) -> None:
         self.abort()
+
+
+def kept_record(data_dir: Path, code: str) -> Any:
+    """The record of table ``code`` as the host keeps it (None before its game begins)."""
+    from railgames.net.store import FileTableStore
+
+    return FileTableStore(data_dir / "tables").load(code).record

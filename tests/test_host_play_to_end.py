@@ -22,18 +22,16 @@ run only when RAILGAMES_LONG_TESTS=1 is set.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
-from host_terminal import HostProcess, OpenSshTerminal, Terminal
+from host_terminal import HostProcess, OpenSshTerminal, Terminal, kept_record
 
 from railgames.app.cards import launcher_cards
 from railgames.core.engine import Game
-from railgames.core.record import parse_record
 from railgames.games import load_ruleset, ruleset_class
 
 pytestmark = pytest.mark.skipif(os.environ.get("RAILGAMES_LONG_TESTS") != "1",
@@ -51,14 +49,13 @@ NAMES = ["ann", "bob", "cat"]
 
 
 def table_game(data: Path, code: str) -> Game:
-    saved = json.loads((data / "tables" / f"{code}.json").read_text())
-    record = parse_record(json.dumps(saved["record"]), f"table {code}")
+    record = kept_record(data, code)
     return Game.replay(load_ruleset(record.game, record.map), record)
 
 
 def actions_saved(data: Path, code: str) -> int:
-    saved = json.loads((data / "tables" / f"{code}.json").read_text())
-    return len(saved["record"]["actions"]) if saved["record"] else -1
+    record = kept_record(data, code)
+    return len(record.actions) if record is not None else -1
 
 
 def palette_line(game: Game, seat: int) -> str | None:

@@ -7,7 +7,6 @@ asyncssh's client plays through PTYs read with a screen emulator; the system
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import re
 import shutil
@@ -18,10 +17,9 @@ from typing import Any
 
 import asyncssh
 import pytest
-from host_terminal import HostProcess, Terminal
+from host_terminal import HostProcess, Terminal, kept_record
 
 from railgames.core.engine import Game
-from railgames.core.record import GameRecord
 from railgames.games import load_ruleset
 
 PASSWORD = "table-pw"
@@ -41,8 +39,7 @@ def host(tmp_path: Path) -> Iterator[HostProcess]:
 
 def table_game(data_dir: Path, code: str) -> Game:
     """The table as saved on the host, replayed."""
-    saved = json.loads((data_dir / "tables" / f"{code}.json").read_text())
-    record = GameRecord.model_validate(saved["record"])
+    record = kept_record(data_dir, code)
     return Game.replay(load_ruleset(record.game, record.map), record)
 
 
@@ -399,3 +396,52 @@ def test_openssh_client_with_a_key_reaches_the_launcher(tmp_path: Path) -> None:
     finally:
         host.kill()
     assert '"method": "publickey"' in host.log_lines()
+
+
+def test_a_watcher_is_offered_only_what_a_watcher_can_do_and_sees_who_is_away(
+        host: HostProcess) -> None:
+    async def scenario() -> None:
+        code, ann, bob = await open_paris_table(host.port)
+        cat = await Terminal().open(host.port, "cat", PASSWORD)
+        try:
+            await cat.wait_for("Join a table")
+            cat.press("j")
+            await cat.wait_for("Code")
+            cat.press(code, "enter")
+            await cat.wait_for("Paris Connection · turn")
+            footer = (await cat.wait_for(r".*History.*Quit.*")).group(0)
+            for word in ("Undo", "Save", "Choose", "Pass", "End build"):
+                assert word not in footer
+            assert str(host.data_dir) not in cat.text()
+            bob.abort()  # Bob's connection drops
+            await cat.wait_for(r"bob \(away\)")
+            await ann.wait_for(r"bob \(away\)")
+        finally:
+            await cat.close()
+            await ann.close()
+
+    run(scenario)
+
+
+def test_a_player_who_logs_back_in_is_told_where_it_is_their_move(host: HostProcess) -> None:
+    async def scenario() -> None:
+        code, ann, bob = await open_paris_table(host.port)
+        try:
+            # The bot moves at once if it was dealt the first turn; then it is a person's.
+            await until(lambda: table_game(host.data_dir, code).prompt().seat in (0, 1),
+                        "a person to move")
+            mover = table_game(host.data_dir, code).prompt().seat
+            who = ["ann", "bob"][mover]
+            [ann, bob][mover].abort()
+            again = await Terminal().open(host.port, who, PASSWORD)
+            try:
+                await again.wait_for(f"Your move at {code}")
+                again.press("t")
+                await again.wait_for("Paris Connection · turn")
+            finally:
+                await again.close()
+        finally:
+            await ann.close()
+            await bob.close()
+
+    run(scenario)

@@ -13,23 +13,56 @@ import pytest
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.record import GameRecord
-from railgames.net.protocol import unpack
-from railgames.net.tables import Login, Member, TableService
+from railgames.net.remote import SeatView, merge_view
+from railgames.net.service import TableService
+from railgames.net.tables import Login, Member
+from railgames.net.wire import decode as from_wire
 
 
 class Inbox:
+    """A member's messages, each put together with the ones before as the app does; and
+    what an app's link to the host keeps of them (numbered, the views merged)."""
+
     def __init__(self) -> None:
         self.messages: list[dict[str, Any]] = []
+        self.views: dict[str, SeatView] = {}
+        self.merged: dict[str, dict[str, Any]] = {}
 
     def __call__(self, message: dict[str, Any]) -> None:
+        message = json.loads(json.dumps(message))  # as it travels: JSON, nothing shared
+        message["seq"] = len(self.messages) + 1
         self.messages.append(message)
+        if "view" in message:
+            self.views.setdefault(message["code"], SeatView(None)).take(message["view"])
+            self.merged[message["code"]] = merge_view(self.merged.get(message["code"]),
+                                                      message["view"])
+
+    # --- as RemoteLink answers them
+    @property
+    def last_table(self) -> dict[str, Any] | None:
+        return self.messages[-1] if self.messages else None
+
+    def view_so_far(self, code: str) -> tuple[int, dict[str, Any] | None]:
+        view = self.merged.get(code)
+        return len(self.messages), merge_view(None, view) if view is not None else None
+
+    def messages_after(self, code: str, seq: int) -> list[dict[str, Any]]:
+        return [m for m in self.messages[seq:] if m.get("code") == code]
 
     @property
     def last(self) -> dict[str, Any]:
         return self.messages[-1]
 
     def view(self) -> dict[str, Any]:
-        return unpack(self.last["view"])
+        return self.views[self.last["code"]].seen
+
+
+def kept(service: TableService, code: str) -> dict[str, Any]:
+    """Table ``code`` as its store gives it back, as one JSON object (a table file)."""
+    stored = service.store.load(code)
+    data = stored.settings.model_dump(mode="json")
+    data["record"] = None if stored.record is None else stored.record.model_dump(mode="json")
+    return data
 
 
 def member(name: str, key: str | None = None) -> tuple[Member, Inbox]:
@@ -83,7 +116,7 @@ def test_a_move_reaches_every_seat(service: TableService) -> None:
     service.act(mover, first_legal(service, code))
     assert len(ann_in.messages) > before[0] and len(bob_in.messages) > before[1]
     assert ann_in.last["version"] == bob_in.last["version"] == len(game.record.actions)
-    saved = json.loads(service.path_of(service.tables[code]).read_text())
+    saved = kept(service, code)
     assert saved["record"]["actions"] == game.record.actions  # saved after the action
 
 
@@ -291,7 +324,7 @@ def saved_table(tmp_path: Path) -> tuple[TableService, str, dict[str, Any]]:
     game = service.tables[code].game
     assert game is not None
     service.act([ann, bob][game.prompt().seat], first_legal(service, code))
-    return service, code, json.loads(service.path_of(service.tables[code]).read_text())
+    return service, code, service.tables[code].to_dict()
 
 
 def spoil(data: dict[str, Any], how: str) -> str:
@@ -400,7 +433,7 @@ def test_three_players_play_a_table_to_the_end(service: TableService, game_id: s
         assert view["prompt"] is None and view["result"] is not None
         assert view["record"] is not None  # over: the whole game may be stepped through
         assert inbox.last["status"] == "over"
-    saved = json.loads(service.path_of(table).read_text())
+    saved = kept(service, table.code)
     replayed = Game.replay(game.ruleset, GameRecord.model_validate(saved["record"]))
     assert replayed.result() == game.result()
 
@@ -414,7 +447,11 @@ def test_a_remote_seat_answers_as_a_table_does(service: TableService) -> None:
     assert game is not None
 
     class Link:
-        last_table: dict[str, Any] | None = None
+        """Ann's messages as her app's link keeps them; nothing is sent in this test."""
+
+        last_table = property(lambda self: ann_in.last_table)
+        view_so_far = staticmethod(ann_in.view_so_far)
+        messages_after = staticmethod(ann_in.messages_after)
 
         def request(self, message: dict[str, Any]) -> dict[str, Any]:
             raise AssertionError("nothing is sent in this test")
@@ -479,12 +516,12 @@ def test_a_killed_host_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
         from railgames.core.engine import Game
         from railgames.core.record import PlayerSpec
         from railgames.games import load_ruleset
-        from railgames.net.tables import TableService
+        from railgames.net.service import TableService
         service = TableService(Path(sys.argv[1]), bot_workers=1)
         rules = load_ruleset("paris-connection")
         game = Game.new(rules, [PlayerSpec(name=n, kind="random") for n in "ABC"], 1)
         prompt = game.prompt()
-        asyncio.run(service._think(RandomBot(1), rules, game.view(prompt.seat), prompt))
+        asyncio.run(service.bots._think(RandomBot(1), rules, game.view(prompt.seat), prompt))
         print("thought", flush=True)
         time.sleep(60)
     """)
@@ -514,10 +551,12 @@ def test_a_killed_host_leaves_no_bot_worker_behind(tmp_path: Path) -> None:
 class ServiceLink:
     """A link that asks the service directly, as the table socket would for ``who``."""
 
-    def __init__(self, service: TableService, who: Member) -> None:
+    def __init__(self, service: TableService, who: Member, inbox: Inbox) -> None:
         self.service, self.who = service, who
         self.last_table: dict[str, Any] | None = None
         self.sent: list[dict[str, Any]] = []
+        self.view_so_far = inbox.view_so_far
+        self.messages_after = inbox.messages_after
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         from railgames.core.table import Recording
@@ -547,7 +586,7 @@ def test_history_at_a_host_table_shows_only_what_the_seat_may_see(service: Table
         mover = [ann, bob][game.prompt().seat]
         service.act(mover, first_legal(service, code))
     played = len(game.record.actions)
-    link = ServiceLink(service, bob)
+    link = ServiceLink(service, bob, bob_in)
     seat = RemoteSeat(link, bob_in.last)  # type: ignore[arg-type]
     history = RemoteHistory.open(seat)
     assert history.length == played and history.at_end and history.read_only
@@ -586,9 +625,9 @@ def test_history_for_a_watcher_is_the_public_view(service: TableService) -> None
     from railgames.core.table import Recording
 
     answer = service.history_opened(watcher, table, Recording(ruleset, record, seat=None))
-    events = unpack(answer["events"])
+    events = from_wire(json.loads(json.dumps(answer["events"])))
     assert not any(" is dealt" in e.text for e in events if e.kind == "deal")
-    at = unpack(answer["at"])
+    at = from_wire(json.loads(json.dumps(answer["at"])))
     assert all(p.shares is None for p in at["state"].players)
 
 
@@ -619,7 +658,7 @@ def test_on_the_loop_table_files_are_written_in_order_by_one_thread(tmp_path: Pa
 
     code = asyncio.run(play())
     service.flush()
-    saved = json.loads(service.path_of(service.tables[code]).read_text())
+    saved = kept(service, code)
     game = service.tables[code].game
     assert game is not None and saved["record"]["actions"] == game.record.actions
     assert not list(service.root.glob(".tmp-*"))

@@ -299,7 +299,8 @@ def test_session_applies_a_think_only_if_the_game_has_not_moved_on(tmp_path: Any
 def test_a_host_table_seats_search_bots_that_think_in_a_worker_process(tmp_path: Any) -> None:
     import asyncio
 
-    from railgames.net.tables import Login, Member, TableService
+    from railgames.net.service import TableService
+    from railgames.net.tables import Login, Member
 
     service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=1)
     try:

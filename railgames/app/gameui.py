@@ -27,6 +27,10 @@ def short_name(name: str) -> str:
     return head if sep and tail.endswith(" bot)") else name
 
 
+# The kind shown for a person's seat whose player has left a host's table for now.
+AWAY = "away"
+
+
 def bot_tag(kind: str) -> str:
     """A bot's kind, short: ``search`` for a search bot, ``search+`` hard, ``search-`` easy."""
     base, _, level = kind.partition(":")

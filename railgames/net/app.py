@@ -28,7 +28,12 @@ class NetLauncherScreen(LauncherScreen):
     BINDINGS = [
         Binding("h", "host_table", "Host a table"),
         Binding("j", "join_table", "Join a table"),
+        Binding("t", "my_table", "Back to your table"),
     ]
+
+    # The tables where this player has a seat (the host's answer to "mine"), theirs to move first.
+    mine: list[dict[str, Any]] = []
+    greeted = False
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -47,6 +52,48 @@ class NetLauncherScreen(LauncherScreen):
         if name:
             self.query_one("#subtitle", Static).update(
                 f"Railway board games. You are {name}: host a table for friends, or join one.")
+
+    def on_screen_resume(self) -> None:
+        if self.napp.link.name and self.is_mounted:
+            self.show_mine()
+
+    def show_mine(self) -> None:
+        """Say at once where this player has a seat, and where it is their move."""
+        try:
+            rows = self.napp.link.request({"op": "mine"})["tables"]
+        except RailgamesError:
+            rows = []
+        rows.sort(key=lambda r: not r["your_move"])
+        self.mine = rows
+        self.refresh_bindings()
+        if not rows:
+            return
+        lines = [your_table_line(r) for r in rows[:3]]
+        if len(rows) > 3:
+            lines.append(f"… and {len(rows) - 3} more (Join a table lists them)")
+        lines.append("Press t to go back to " + rows[0]["code"] + ".")
+        self.query_one("#subtitle", Static).update(
+            Text(f"You are {self.napp.link.name}. " + "\n".join(lines)))
+        first = rows[0]
+        if first["your_move"] and not self.greeted:  # said once, when they log in
+            self.notify(f"Your move at {first['code']} ({first['title']}).", title="Your move")
+        self.greeted = True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "my_table":
+            return bool(self.mine)
+        return super().check_action(action, parameters)
+
+    def action_my_table(self) -> None:
+        if not self.mine:
+            return
+        code = str(self.mine[0]["code"])
+        try:
+            self.napp.link.request({"op": "join", "code": code})
+        except RailgamesError as exc:
+            self.notify(exc.reason, title="Cannot go back to the table", severity="error")
+            return
+        self.napp.at_table(code)
 
     @property
     def napp(self) -> NetApp:
@@ -67,6 +114,16 @@ class NetLauncherScreen(LauncherScreen):
 
     def action_join_table(self) -> None:
         self.app.push_screen(JoinTableScreen())
+
+
+def your_table_line(row: dict[str, Any]) -> str:
+    """One of a player's tables, as the launcher lists them: "Your move at RFXP (...)"."""
+    if row["status"] == "waiting":
+        return f"{row['code']} ({row['title']}) is waiting for players."
+    if row["your_move"]:
+        return f"Your move at {row['code']} ({row['title']})."
+    who = row["to_move"] or "someone else"
+    return f"{row['code']} ({row['title']}): {who} to move."
 
 
 class HostTableScreen(Screen[None]):
@@ -369,6 +426,7 @@ class NetApp(RailgamesApp):
         launcher = self.screen_stack[0]
         if isinstance(launcher, NetLauncherScreen):
             launcher.show_name()
+            launcher.show_mine()
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -446,6 +504,7 @@ class NetApp(RailgamesApp):
                 self.link.request({"op": "leave"})
             except RailgamesError:
                 pass
+            self.link.forget(self.table_code)
         self.table_code = None
         self.remote_seat = None
         self._pop_to_launcher()

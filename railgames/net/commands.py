@@ -37,8 +37,12 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--bot-delay", type=float, default=0.7,
                       help="seconds each bot move takes, so people can follow (default 0.7)")
     host.add_argument("--bot-takeover", type=float, default=0, metavar="SECONDS",
-                      help="a bot plays a seat left empty this long (default 0: never); "
-                           "its player takes it back on return")
+                      help="a bot plays a seat left empty this long (default 0: never), "
+                           "while another player is at the table; its player takes it back "
+                           "on return")
+    host.add_argument("--bot-takeover-unattended", action="store_true",
+                      help="bots move even at a table nobody is at (by default a table "
+                           "everyone has left waits for them)")
     host.set_defaults(func=cmd_host)
 
     serve = sub.add_parser(
@@ -81,6 +85,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                       login_timeout=args.login_timeout, idle_timeout=args.idle_timeout,
                       keepalive=args.keepalive),
         bot_delay=max(0.0, args.bot_delay), bot_takeover=args.bot_takeover or None,
+        unattended=args.bot_takeover_unattended,
     )
     setup_logging()
     try:

@@ -2,21 +2,24 @@
 
 App → host messages are plain JSON and are never trusted: the host parses
 them, checks who sent them, and runs every action through the rules layer.
-Host → app messages may carry a seat's view, which is a game state object; it
-travels pickled inside the JSON (``view`` field). Only the host ever
-produces those and only the app processes it started read them, so nothing a
-player types is ever unpickled.
+Host → app messages carry what a seat may see of its table: game objects
+made plain JSON by ``wire`` (nothing is pickled either way), and after the
+first message only what changed (``feed``).
 """
 
 from __future__ import annotations
 
-import base64
 import json
-import pickle
 from typing import Any
 
 MAX_REQUEST = 64 * 1024  # an app's message: an action is a few hundred bytes
-MAX_PUSH = 16 * 1024 * 1024  # a view with its log
+MAX_PUSH = 16 * 1024 * 1024  # a whole view with its log, or a finished game's record
+
+
+# Sent as the prompt of the seat to move in a game without secrets: that seat sees the
+# whole state, so its app works the prompt out itself, as the host did (a build's
+# hundreds of tiles never travel).
+PROMPT_HERE = "here"
 
 
 class ProtocolError(Exception):
@@ -37,9 +40,13 @@ def decode(line: bytes) -> dict[str, Any]:
     return message
 
 
-def pack(obj: Any) -> str:
-    return base64.b64encode(pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)).decode()
-
-
-def unpack(text: str) -> Any:
-    return pickle.loads(base64.b64decode(text))  # noqa: S301 - only ever from the host
+def decode_push(line: bytes) -> dict[str, Any]:
+    """A message from the host, read by an app process the host started: views nest
+    deeper than anything an app may send (``decode``'s limits are for those)."""
+    try:
+        message = json.loads(line)
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError):
+        raise ProtocolError("not a JSON message") from None
+    if not isinstance(message, dict):
+        raise ProtocolError("a message is a JSON object")
+    return message

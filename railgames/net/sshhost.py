@@ -26,7 +26,8 @@ from typing import Any
 
 import asyncssh
 
-from railgames.net.tables import Login, TableService, event, name_problem
+from railgames.net.service import TableService
+from railgames.net.tables import Login, event, name_problem
 from railgames.net.tableserver import TableServer
 
 log = logging.getLogger("railgames.host")
@@ -51,6 +52,7 @@ class HostConfig:
     limits: Limits = field(default_factory=Limits)
     bot_delay: float = 0.7
     bot_takeover: float | None = None
+    unattended: bool = False  # bots move at a table with nobody there
     app_command: list[str] | None = None  # what runs on each PTY (default: the app)
 
 
@@ -95,7 +97,8 @@ class Host:
     def __init__(self, config: HostConfig) -> None:
         self.config = config
         self.service = TableService(config.data_dir / "tables", bot_delay=config.bot_delay,
-                                    bot_takeover=config.bot_takeover)
+                                    bot_takeover=config.bot_takeover,
+                                    unattended=config.unattended)
         self.tables = TableServer(self.service, _socket_path(config.data_dir))
         self.sessions: set[PtySession] = set()
         self.connections_by_ip: dict[str, int] = {}

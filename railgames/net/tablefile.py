@@ -50,7 +50,7 @@ class TableFile(BaseModel):
     code: Annotated[str, Field(pattern=r"^[A-Z]{4}$")]
     game: Id
     humans: Annotated[int, Field(ge=1, le=16)]
-    bot_kind: Literal["random", "greedy"] = "greedy"
+    bot_kind: Literal["random", "greedy", "search", "search:easy", "search:hard"] = "greedy"
     options: dict[Annotated[str, Field(max_length=40)], OptionValue] = Field(
         default_factory=dict, max_length=MAX_OPTIONS)
     seed: int = 0

@@ -20,7 +20,11 @@ from typing import Any
 
 from railgames.core.errors import RailgamesError
 from railgames.net.protocol import MAX_REQUEST, ProtocolError, decode, encode
-from railgames.net.tables import Login, Member, TableService, event, name_problem
+from railgames.net.service import TableService
+from railgames.net.tables import Login, Member, event, name_problem
+
+# Requests that change a table: each waits for the table's earlier changes to be kept.
+CHANGES = frozenset({"act", "undo", "join", "create", "leave"})
 
 
 class TableServer:
@@ -100,8 +104,15 @@ class TableServer:
                     member = Member(login=login, send=send)
                     send({"id": rid, "ok": True, "name": login.name})
                     continue
-                if request.get("op") == "history":
+                op = request.get("op")
+                if op == "history":
                     answer = await self._open_history(member)
+                elif op in CHANGES:
+                    # One change at a time per table, each kept and shown before it is
+                    # answered: the asker's screen has the new view when the answer comes.
+                    await self.service.settled(member.table)
+                    answer = self._handle(member, request)
+                    await self.service.settled(member.table)
                 else:
                     answer = self._handle(member, request)
                 send({"id": rid, **answer})
@@ -138,6 +149,8 @@ class TableServer:
         try:
             if op == "list":
                 return {"ok": True, "tables": service.listing()}
+            if op == "mine":
+                return {"ok": True, "tables": service.tables_of(member)}
             if op == "create":
                 table = service.create(member, str(request.get("game", "")),
                                        _int(request.get("seats")), _int(request.get("humans")),

@@ -19,6 +19,7 @@ from textual.widgets import RichLog, Static
 
 from railgames.app.boards import board_class, game_ui
 from railgames.app.commands import GameCommands
+from railgames.app.gameui import AWAY
 from railgames.app.palette import player_letters, player_style
 from railgames.app.screens.confirm import ConfirmScreen
 from railgames.app.screens.guard import SizeGuard
@@ -278,6 +279,9 @@ class GameScreen(SizeGuard, Screen[None]):
             if hasattr(extra, "update_state"):
                 extra.update_state(state)
         kinds = [p.kind for p in session.game.players]
+        if self.remote:  # a person who is not at the host's table now: "(away)" by the name
+            for seat in session.away():  # type: ignore[attr-defined]
+                kinds[seat] = AWAY
         self._update_players(
             self.ui.players_table(state, self.names, kinds, prompt.seat if prompt else None))
         self._update_banner()
@@ -309,6 +313,7 @@ class GameScreen(SizeGuard, Screen[None]):
         if self.remote and prompt.seat != self._at_keyboard:
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
             self.board.set_highlight()
+            self._board_choosing(False)  # another's turn (or watching): Enter chooses nothing
             return
         if (self.hidden and self.handoff and prompt.seat != self._at_keyboard
                 and len(session.humans()) > 1):
@@ -387,6 +392,8 @@ class GameScreen(SizeGuard, Screen[None]):
         prompt = self.session.prompt()
         if prompt is None or self.review or self.session.is_bot(prompt.seat):
             return False
+        if self.remote and prompt.seat != self._at_keyboard:
+            return False  # at a host's table, only the seat to move has choices
         return not (self.hidden and len(self.session.humans()) > 1 and self._at_keyboard != prompt.seat)
 
     def _update_players(self, table: Any) -> None:
@@ -656,9 +663,11 @@ class GameScreen(SizeGuard, Screen[None]):
             return self.session.game.is_over()
         if action == "undo":  # nothing to take back in a finished game, or in another window's;
             # otherwise u stays on offer, and says why when the rules refuse
+            if self.remote and self._at_keyboard is None:
+                return False  # watching: nothing of theirs to take back
             return not (self.review or self.session.game.is_over() or self.session.read_only)
-        if action == "save":
-            return not (self.review or self.session.read_only)
+        if action == "save":  # a host's table is kept on the host after every move
+            return not (self.review or self.session.read_only or self.remote)
         return True
 
     def action_final_scores(self) -> None:
@@ -781,6 +790,9 @@ class GameScreen(SizeGuard, Screen[None]):
         self.app.push_screen(ViewerScreen(recording, kind="history", playing=False, on_leave=back))
 
     def action_save(self) -> None:
+        if self.remote:
+            self.notify("The host keeps this table after every move.", title="Saved")
+            return
         try:
             path = self.session.save()
         except OSError as exc:

@@ -1,0 +1,332 @@
+"""Every table of one host, put together: the lobby, the store, the bots, the feed.
+
+Every action from a player goes through ``Game.apply`` here, and a player can
+act only for the seat they sit in. Each change is kept by the table store
+before anyone is shown it: the store's writes run in one writer thread, in
+order, so the host's loop (every player's keys and screens) never waits for
+the disk; when a write is done the table is sent to its members and its bots
+go on. A caller on the loop that must answer after the move is shown (the
+table socket) awaits ``settled``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Future, ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from railgames.core.engine import Game, Prompt
+from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
+from railgames.core.record import GameRecord
+from railgames.net.botrunner import BotRunner
+from railgames.net.feed import Feed, Moment
+from railgames.net.lobby import Lobby
+from railgames.net.store import FileTableStore, TableStore
+from railgames.net.tables import Member, Table, event
+from railgames.net.wire import encode
+
+Entry = dict[str, Any]
+
+
+class TableService:
+    def __init__(self, root: Path, *, bot_delay: float = 0.7, bot_takeover: float | None = None,
+                 bot_workers: int = 1, unattended: bool = False,
+                 store: TableStore | None = None) -> None:
+        self.root = root
+        self.store: TableStore = store if store is not None else FileTableStore(root)
+        self.lobby = Lobby(taken=self._code_kept)
+        self.bots = BotRunner(self._commit_async, delay=bot_delay, takeover=bot_takeover,
+                              unattended=unattended, workers=bot_workers)
+        self.feed = Feed()
+        self._writer: ThreadPoolExecutor | None = None
+        self._broken: set[str] = set()  # tables whose last write failed: written whole next
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        return self.lobby.tables
+
+    def close(self) -> None:
+        self.flush()
+        self.bots.close()
+
+    def _code_kept(self, code: str) -> bool:
+        exists = getattr(self.store, "exists", None)
+        return bool(exists(code)) if exists is not None else code in self.store.list()
+
+    def path_of(self, table: Table) -> Path:
+        """Where the file store keeps ``table`` (for tools and tests; never sent to players)."""
+        return self.store.path(table.code)  # type: ignore[attr-defined,no-any-return]
+
+    # ------------------------------------------------------------ keeping, then showing
+    def _keep(self, table: Table, *entries: Entry, created: bool = False) -> None:
+        """Keep ``entries`` (and the seats, if they changed) in the store, then show the
+        table to its members and let its bots go on."""
+        todo: list[Entry] = []
+        if created:
+            todo.append({"create": table.header()})
+            table.kept_seats = table.seats_kept()
+        seats = table.seats_kept()
+        if seats != table.kept_seats:
+            todo.append({"seats": seats})
+            table.kept_seats = seats
+        todo.extend(entries)
+        if table.code in self._broken and todo:
+            # The last write failed: the table is written whole, as it is now.
+            record = table.game.record.model_copy(deep=True) if table.game is not None else None
+            todo = [{"rewrite": (table.header(), record)}]
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no loop (a plain test, a tool): write now, after any queued
+            self.flush()
+            self._write(table.code, todo)
+            self._show(table)
+            return
+        if not todo:
+            if table.pending is None:
+                self._show(table)
+            return  # else the write under way shows the table as it is when it is done
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="railgames-store")
+        done = self._writer.submit(self._write, table.code, todo)
+        pending = loop.create_future()
+        table.pending = pending
+
+        def written(future: Future[None]) -> None:
+            loop.call_soon_threadsafe(self._written, table, pending, future)
+
+        done.add_done_callback(written)
+
+    def _write(self, code: str, entries: list[Entry]) -> None:
+        try:
+            for entry in entries:
+                if "create" in entry:
+                    self.store.create(code, entry["create"])
+                elif "rewrite" in entry:
+                    header, record = entry["rewrite"]
+                    self.store.rewrite(code, header, record)  # type: ignore[attr-defined]
+                else:
+                    self.store.append(code, entry)
+        except Exception as exc:  # the table goes on in memory; the log says the disk failed
+            self._broken.add(code)
+            event("save_failed", code=code, error=repr(exc)[:300])
+        else:
+            self._broken.discard(code)
+
+    def _written(self, table: Table, pending: asyncio.Future[None], done: Future[None]) -> None:
+        if table.pending is pending:
+            table.pending = None
+        if not pending.done():
+            pending.set_result(None)
+        self._show(table)
+
+    def _show(self, table: Table) -> None:
+        self.broadcast(table)
+        self.bots.schedule(table)
+
+    async def _commit_async(self, table: Table, entry: Entry) -> None:
+        self._keep(table, entry)
+        await self.settled(table)
+
+    async def settled(self, table: Table | None) -> None:
+        """Once every change of ``table`` made so far is kept and shown."""
+        while table is not None and table.pending is not None:
+            await asyncio.shield(table.pending)
+
+    def flush(self) -> None:
+        """Wait for every write still under way (off the loop, or at shutdown)."""
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
+            self._writer = None
+
+    # ------------------------------------------------------------ bringing tables back
+    def load(self) -> None:
+        """Bring back every table the store keeps.
+
+        Each is read as strictly as a saved game; one that cannot be used is skipped
+        with one log line naming it, and the other tables come back.
+        """
+        for code in self.store.list():
+            source = self._source(code)
+            try:
+                stored = self.store.load(code)
+                table = self.lobby.restore(stored.settings, stored.record, source)
+            except RailgamesError as exc:
+                reason = exc.reason if exc.reason.startswith(source) else f"{source}: {exc.reason}"
+                event("table_not_restored", file=source, reason=reason[:500])
+                continue
+            except Exception as exc:  # whatever a damaged file does, the other tables go on
+                event("table_not_restored", file=source,
+                      reason=f"{source}: {type(exc).__name__}: {exc}"[:500])
+                continue
+            if stored.torn:
+                event("table_torn", code=code, file=source,
+                      reason="its last line was cut short (a write killed halfway); left out")
+            try:
+                tidy = getattr(self.store, "tidy", None)
+                if tidy is not None and tidy(code, stored) and source.endswith(".json"):
+                    event("table_imported", code=code, file=source)
+            except OSError as exc:  # it is read as it is next time
+                event("table_not_tidied", code=code, error=repr(exc)[:300])
+            event("table_restored", code=table.code, game=table.game_id, status=table.status,
+                  actions=len(table.game.record.actions) if table.game else 0)
+
+    def _source(self, code: str) -> str:
+        path = getattr(self.store, "path", None)
+        if path is None:
+            return code
+        log = path(code)
+        if not log.exists() and (self.root / f"{code}.json").exists():
+            return str(self.root / f"{code}.json")
+        return str(log)
+
+    # ------------------------------------------------------------ the lobby
+    def listing(self) -> list[dict[str, Any]]:
+        return self.lobby.listing()
+
+    def create(self, member: Member, game_id: str, seats: int, humans: int,
+               bot_kind: str = "greedy", options: dict[str, Any] | None = None,
+               map_id: str | None = None) -> Table:
+        table = self.lobby.create(member, game_id, seats, humans, bot_kind, options, map_id)
+        self._keep(table, created=True)
+        self.join(member, table.code)
+        return table
+
+    def join(self, member: Member, code: str, watch: bool = False) -> Table:
+        table = self.lobby.find(code)
+        self.leave(member)
+        started = self.lobby.join(member, table, watch)
+        start = [{"start": _header(table.game.record)}] if started and table.game else []
+        self._keep(table, *start)
+        return table
+
+    def leave(self, member: Member) -> None:
+        table = self.lobby.leave(member)
+        if table is not None:
+            self._keep(table)
+
+    # ------------------------------------------------------------ playing
+    def act(self, member: Member, raw: Any) -> None:
+        """Apply ``raw`` for the member's seat; refusals carry the rules layer's reason."""
+        table, game = self._playing(member)
+        if not isinstance(raw, dict):
+            raise MalformedAction("an action is a JSON object")
+        seat = member.seat
+        assert seat is not None
+        claimed = raw.get("seat")
+        if isinstance(claimed, int) and not isinstance(claimed, bool) and claimed != seat \
+                and 0 <= claimed < len(table.seats):
+            raise IllegalAction(f"you play {table.seats[seat].name}'s seat and cannot act for "
+                                f"{table.seats[claimed].name}")
+        try:
+            game.apply(raw)
+        except (IllegalAction, MalformedAction) as exc:
+            event("action_refused", code=table.code, player=member.login.name, reason=exc.reason)
+            raise
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        game.record.updated = stamp
+        event("action", code=table.code, player=member.login.name, type=raw.get("type"),
+              index=len(game.record.actions) - 1)
+        self._keep(table, {"act": game.record.actions[-1], "at": stamp})
+
+    def undo(self, member: Member) -> None:
+        table, game = self._playing(member)
+        assert member.seat is not None
+        game.undo(member.seat)  # refuses anyone else's move, draws, a new turn
+        event("undo", code=table.code, player=member.login.name)
+        self._keep(table, {"undo": len(game.record.actions)})
+
+    def _playing(self, member: Member) -> tuple[Table, Game]:
+        table = member.table
+        if table is None:
+            raise IllegalAction("you are not at a table")
+        if member.seat is None:
+            raise IllegalAction("you are watching this table; only its players act")
+        if table.game is None:
+            raise IllegalAction(f"the game starts when {table.free_human_seats()} more "
+                                "player(s) have joined")
+        return table, table.game
+
+    # ------------------------------------------------------------ bots
+    def bot_to_move(self, table: Table) -> int | None:
+        return self.bots.to_move(table)
+
+    def schedule_bots(self, table: Table) -> None:
+        self.bots.schedule(table)
+
+    async def run_bots(self, table: Table) -> None:
+        await self.bots.run(table)
+
+    def tick(self, now: float | None = None) -> None:
+        """Hand each seat left empty long enough to a bot (while someone is at its table)."""
+        import time
+
+        now = time.monotonic() if now is None else now
+        for table in self.tables.values():
+            due = self.bots.due(table, now)
+            for i in due:
+                table.seats[i].bot_taken = True
+                event("seat_taken_by_bot", code=table.code, seat=i, player=table.seats[i].name)
+            if due:
+                self._keep(table)
+
+    # ------------------------------------------------------------ history
+    def history_record(self, member: Member) -> tuple[Table, Any, GameRecord]:
+        """The table's rules and its record so far, copied: the Recording is built from
+        them off the loop."""
+        table = member.table
+        if table is None:
+            raise IllegalAction("you are not at a table")
+        if table.game is None:
+            raise IllegalAction("the game has not started yet: there is no history")
+        return table, table.game.ruleset, table.game.record.model_copy(deep=True)
+
+    def history_opened(self, member: Member, table: Table, recording: Any) -> dict[str, Any]:
+        """Keep ``recording`` for the member and say what it holds, as its seat may see it.
+
+        The record itself (its seed decides every draw to come, and the actions may
+        say what others hold) stays here: the member gets the events its seat may
+        see, the turn at each position, and one position's view at a time.
+        """
+        member.history = recording
+        event("history_opened", code=table.code, player=member.login.name,
+              actions=recording.length)
+        return {"length": recording.length,
+                "turns": [recording.turn_at(p) for p in range(recording.length + 1)],
+                "events": encode(recording.all_events()), **self.history_at(member, None)}
+
+    def history_at(self, member: Member, position: int | None) -> dict[str, Any]:
+        """One position of the member's history: its seat's view, the banner, the result."""
+        recording = member.history
+        if recording is None or member.table is None:
+            raise IllegalAction("open the history first")
+        recording.seek(recording.length if position is None else position)
+        prompt = recording.prompt()
+        if prompt is not None and prompt.seat != member.seat:
+            prompt = Prompt(seat=prompt.seat, step=prompt.step, text=prompt.text, help=prompt.help)
+        return {"position": recording.position, "at": encode({
+            "state": recording.view(), "prompt": prompt, "result": recording.result()})}
+
+    def history_closed(self, member: Member) -> None:
+        member.history = None
+
+    # ------------------------------------------------------------ what each member sees
+    def broadcast(self, table: Table) -> None:
+        moment = Moment(table)
+        for member in list(table.members):
+            try:
+                message = self.feed.message(member, moment)
+                if message is not None:
+                    member.send(message)
+            except Exception as exc:  # one broken connection never stops the others
+                event("send_failed", code=table.code, player=member.login.name, error=repr(exc))
+
+    def tables_of(self, member: Member) -> list[dict[str, Any]]:
+        return self.lobby.tables_of(member.login)
+
+
+def _header(record: GameRecord) -> dict[str, Any]:
+    """A new game's record without its actions: what the store keeps when it starts."""
+    return record.model_dump(mode="json", exclude={"actions"})
+

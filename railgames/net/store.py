@@ -1,0 +1,309 @@
+"""Where a host keeps its tables: one small interface, and the files behind it today.
+
+A table is kept as a log: its settings and seats first, then one entry per
+change, appended as it happens:
+
+* ``{"seats": [...]}``: who sits where changed (a name taken, a key kept, a
+  bot playing for someone away);
+* ``{"start": {...}}``: the game began (the record's header);
+* ``{"act": {...}, "at": "..."}``: one action, as the record keeps it;
+* ``{"undo": n}``: the record was cut back to its first ``n`` actions.
+
+So an action costs one short append however long the game has run, where
+rewriting the whole record after every move cost more with every move.
+
+``TableStore`` is what the host needs of any store: ``create``, ``append``,
+``load``, ``list`` and ``watch``. ``FileTableStore`` keeps each table in a file
+of JSON lines under the host's data directory. What it reads back goes
+through the same strict reader as a saved game (``tablefile.parse_table``),
+so nothing is trusted because the host wrote it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import tempfile
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+from railgames.core.errors import RecordError
+from railgames.core.record import (
+    MAX_ACTIONS,
+    GameRecord,
+    fsync_folder,
+    read_capped_text,
+    read_strict_json,
+)
+from railgames.net.tablefile import MAX_TABLE_BYTES, TableFile, parse_table, read_table
+
+LOG_FORMAT = 2
+LOG_SUFFIX = ".table"
+# A table's log holds its actions and a line for each change of seats or undo; a log
+# holding more than this many lines besides its actions is written again, compacted,
+# when the host next loads it.
+COMPACT_AFTER = 64
+# The log of a table whose record is at its limits: the record's bytes, one entry's
+# wrapping per action, and the seat lines.
+MAX_LOG_BYTES = MAX_TABLE_BYTES + MAX_ACTIONS * 64 + 1024 * 1024
+MAX_LINE = 64 * 1024  # one entry: an action is a few hundred bytes, a seats line less
+CODE_RE = re.compile(r"^[A-Z]{4}$")
+
+Entry = dict[str, Any]
+
+
+@dataclass
+class StoredTable:
+    """A table as its store gives it back: its settings and seats, and its record (None
+    while it waits for players), checked as strictly as a saved game."""
+
+    settings: TableFile
+    record: GameRecord | None
+    entries: int  # lines read after the header
+    torn: bool = False  # the last line was cut short (a write killed halfway) and left out
+    # Worth writing again (``FileTableStore.tidy``): kept in an earlier version's file, or
+    # a log with a torn last line or many lines besides its actions.
+    untidy: bool = False
+
+
+@runtime_checkable
+class TableStore(Protocol):
+    """What the host asks of the place its tables live."""
+
+    def create(self, code: str, header: Entry) -> None:
+        """Keep a new table: ``header`` is its settings and seats (``Table.header()``)."""
+
+    def append(self, code: str, entry: Entry) -> None:
+        """Add one change to table ``code``'s log; kept when this returns."""
+
+    def load(self, code: str) -> StoredTable:
+        """Table ``code`` as kept, checked; RecordError (one line naming it) if it cannot be."""
+
+    def list(self) -> list[str]:
+        """The codes of every table kept."""
+
+    def watch(self, listener: Callable[[str, Entry], None]) -> Callable[[], None]:
+        """Call ``listener(code, entry)`` after each change kept; returns what stops it."""
+
+
+class FileTableStore:
+    """Each table in ``root/CODE.table``: its header line, then one line per change.
+
+    An append is one ``write`` of one line to a file opened for appending, then an
+    ``fsync``, so a host killed at any moment leaves every change it reported kept
+    and at worst a last line cut short, which loading leaves out and says so. Tables
+    kept by earlier versions as one JSON file (``CODE.json``) are read as they are
+    and carried over to a log the first time the host loads them; the old file is
+    kept beside it as ``CODE.json.imported``.
+
+    One thread at a time may append to a table (the host uses one writer thread).
+    """
+
+    def __init__(self, root: Path, *, sync: bool = True) -> None:
+        self.root = root
+        self.sync = sync  # fsync after each append (tests of many tables may turn it off)
+        self._listeners: list[Callable[[str, Entry], None]] = []
+        self._lock = threading.Lock()
+
+    # --- where
+    def path(self, code: str) -> Path:
+        return self.root / f"{code}{LOG_SUFFIX}"
+
+    def _check_code(self, code: str) -> None:
+        if not CODE_RE.match(code):
+            raise RecordError(f"'{code}' is not a table's code")
+
+    # --- the interface
+    def create(self, code: str, header: Entry) -> None:
+        self._check_code(code)
+        self.root.mkdir(parents=True, exist_ok=True)
+        line = _line({"format": LOG_FORMAT, **header})
+        fd = os.open(self.path(code), os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_APPEND, 0o600)
+        try:
+            os.write(fd, line)
+            if self.sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        if self.sync:
+            fsync_folder(self.root)
+
+    def append(self, code: str, entry: Entry) -> None:
+        self._check_code(code)
+        line = _line(entry)
+        fd = os.open(self.path(code), os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW)
+        try:
+            written = os.write(fd, line)
+            if written != len(line):  # a full disk: never leave half a line behind
+                raise OSError(f"only {written} of {len(line)} bytes were written")
+            if self.sync:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        with self._lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            listener(code, entry)
+
+    def load(self, code: str) -> StoredTable:
+        """Read only: a log being appended to meanwhile is read up to its last whole line."""
+        self._check_code(code)
+        path = self.path(code)
+        old = self.root / f"{code}.json"
+        if not path.exists() and old.exists():
+            settings, record = read_table(old)  # kept by an earlier version
+            return StoredTable(settings=settings, record=record, entries=0, untidy=True)
+        text = read_capped_text(path, MAX_LOG_BYTES, "a table")
+        return _parse_log(text, str(path), code)
+
+    def list(self) -> list[str]:
+        if not self.root.is_dir():
+            return []
+        codes = {p.name[:-len(LOG_SUFFIX)] for p in self.root.glob(f"*{LOG_SUFFIX}")}
+        codes |= {p.stem for p in self.root.glob("*.json")}
+        return sorted(c for c in codes if CODE_RE.match(c))
+
+    def watch(self, listener: Callable[[str, Entry], None]) -> Callable[[], None]:
+        with self._lock:
+            self._listeners.append(listener)
+
+        def stop() -> None:
+            with self._lock, contextlib.suppress(ValueError):
+                self._listeners.remove(listener)
+
+        return stop
+
+    # --- beyond the interface: for loading and tools
+    def exists(self, code: str) -> bool:
+        return self.path(code).exists() or (self.root / f"{code}.json").exists()
+
+    def rewrite(self, code: str, header: Entry, record: GameRecord | None) -> None:
+        """Write the table's log again with only what it holds now (atomically): its
+        header (settings and seats as they are now) and its record."""
+        self._check_code(code)
+        self.root.mkdir(parents=True, exist_ok=True)
+        lines = [_line({"format": LOG_FORMAT, **header})]
+        if record is not None:
+            lines.append(_line({"start": record.model_dump(mode="json", exclude={"actions"})}))
+            lines.extend(_line({"act": action}) for action in record.actions)
+        _replace(self.path(code), b"".join(lines), self.sync)
+
+    def tidy(self, code: str, stored: StoredTable) -> bool:
+        """Write an untidy table's log again, compacted; a table kept by an earlier version
+        (one JSON file) is kept as a log from then on, and its old file is left beside it
+        as ``CODE.json.imported``. True if anything was written."""
+        if not stored.untidy:
+            return False
+        self.rewrite(code, header_of(stored.settings), stored.record)
+        old = self.root / f"{code}.json"
+        if old.exists():
+            os.replace(old, old.with_name(old.name + ".imported"))
+        return True
+
+
+def _line(entry: Entry) -> bytes:
+    data = json.dumps(entry, separators=(",", ":"), ensure_ascii=False).encode() + b"\n"
+    if len(data) > MAX_LINE:
+        raise RecordError(f"a table's entry of {len(data):,} bytes (at most {MAX_LINE:,})")
+    return data
+
+
+def header_of(settings: TableFile) -> Entry:
+    return settings.model_dump(mode="json", exclude={"format", "record"})
+
+
+def _replace(path: Path, data: bytes, sync: bool) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".partial", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            if sync:
+                os.fsync(handle.fileno())
+        os.chmod(tmp, 0o600)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    if sync:
+        fsync_folder(path.parent)
+
+
+def _entries(text: str, source: str) -> Iterator[tuple[int, Entry | None]]:
+    """Each line's entry, read strictly; None for a last line cut short."""
+    lines = text.split("\n")
+    last = len(lines) - 1
+    for number, line in enumerate(lines, 1):
+        if number - 1 == last:
+            if line.strip():  # no newline after it: the write that made it was cut short
+                yield number, None
+            return
+        if len(line) > MAX_LINE:
+            raise RecordError(f"{source}: line {number} is too long for a table's entry")
+        yield number, read_strict_json(line, f"{source}: line {number}", "table entry",
+                                       MAX_LINE)
+
+
+def _parse_log(text: str, source: str, code: str) -> StoredTable:
+    """The table a log holds, checked as strictly as a table file."""
+    header: Entry | None = None
+    seats: Any = None
+    start: Any = None
+    actions: list[Any] = []
+    updated: Any = None
+    count = 0
+    torn = False
+    for number, entry in _entries(text, source):
+        if entry is None:
+            torn = True
+            break
+        if header is None:
+            if entry.get("format") != LOG_FORMAT:
+                raise RecordError(f"{source}: table log format {entry.get('format')!r} is not "
+                                  f"one this version reads ({LOG_FORMAT})"[:300])
+            header = entry
+            continue
+        count += 1
+        if len(entry) not in (1, 2) or not entry.keys() <= {"seats", "start", "act", "undo", "at"}:
+            raise RecordError(f"{source}: line {number} is not a table entry")
+        if "act" in entry:
+            if start is None:
+                raise RecordError(f"{source}: line {number}: an action before the game began")
+            actions.append(entry["act"])
+            updated = entry.get("at", updated)
+            if len(actions) > MAX_ACTIONS:
+                raise RecordError(f"{source}: more than {MAX_ACTIONS:,} actions")
+        elif "seats" in entry:
+            seats = entry["seats"]
+        elif "start" in entry:
+            if start is not None:
+                raise RecordError(f"{source}: line {number}: the game began twice")
+            start = entry["start"]
+        elif "undo" in entry:
+            back = entry["undo"]
+            if type(back) is not int or not 0 <= back <= len(actions):
+                raise RecordError(f"{source}: line {number}: undo to {back!r} of "
+                                  f"{len(actions)} actions")
+            del actions[back:]
+    if header is None:
+        raise RecordError(f"{source}: the file is empty")
+    table = {key: value for key, value in header.items() if key != "format"}
+    table["format"] = 1
+    if seats is not None:
+        table["seats"] = seats
+    record = None
+    if start is not None:
+        if not isinstance(start, dict):
+            raise RecordError(f"{source}: the game's header is not a JSON object")
+        record = {**start, "actions": actions}
+        if updated is not None:
+            record["updated"] = updated
+    table["record"] = record
+    settings, game_record = parse_table(json.dumps(table), source, code)
+    return StoredTable(settings=settings, record=game_record, entries=count, torn=torn,
+                       untidy=torn or count - len(actions) > COMPACT_AFTER)
