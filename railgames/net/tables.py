@@ -61,6 +61,8 @@ class Login:
     name: str
     key: str | None = None
     peer: str = ""
+    former: tuple[str, ...] = ()  # this player's names before a rename: those seats are theirs
+    unclaimed: bool = False  # in with the table password under a name nobody owns yet
 
 
 @dataclass(eq=False)
@@ -361,12 +363,16 @@ class TableService:
         return table
 
     def _seat_for(self, table: Table, login: Login) -> int | None:
-        """The seat this login takes: its own again, else a free one, else it watches."""
+        """The seat this login takes: its own again, else a free one, else it watches.
+
+        A name belongs to one player (see players.py), so the seat taken under it is theirs.
+        """
+        names = {login.name.lower(), *(n.lower() for n in login.former)}
         for i, s in enumerate(table.seats):
             if not s.human or not s.name:
                 continue
             same_key = s.key is not None and login.key is not None and s.key == login.key
-            if not (same_key or s.name.lower() == login.name.lower()):
+            if not (same_key or s.name.lower() in names):
                 continue
             if s.key is not None and not same_key:
                 raise IllegalAction(f"{s.name}'s seat at this table is kept for the key "
