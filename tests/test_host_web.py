@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from host_terminal import HostProcess, Terminal, WebTerminal
+from host_terminal import HostProcess, Terminal, WebTerminal, passphrase_for
 
 pytest.importorskip("textual_serve")
 
@@ -66,9 +66,18 @@ def test_a_browser_player_and_an_ssh_player_share_a_table(tmp_path: Path) -> Non
 
                 await typed("bob")
                 await web.wait_for("Your name bob")
-                await typed("enter", "wrong", "enter")
+                await typed("tab")
+                await asyncio.sleep(1.0)  # the focus has moved to the password
+                await typed("wrong", "enter")
                 await web.wait_for("Wrong table password")
                 await typed(*["\x7f"] * 5, PASSWORD, "enter")
+                # A new name: its passphrase is chosen before anything else.
+                await web.wait_for("Choose a passphrase for bob")
+                for field, then in (("Passphrase", "tab"), ("Again", "enter")):
+                    await asyncio.sleep(1.0)
+                    await typed(passphrase_for("bob"))
+                    await web.wait_for(field + r"\s*•")
+                    await typed(then)
                 await web.wait_for("You are bob")
                 await typed("j")
                 await web.wait_for("Code")

@@ -39,7 +39,11 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--bot-takeover", type=float, default=0, metavar="SECONDS",
                       help="a bot plays a seat left empty this long (default 0: never); "
                            "its player takes it back on return")
+    host.add_argument("--login-failures", type=int, default=10, metavar="N",
+                      help="failed logins one address may make in a minute, over SSH and in "
+                           "browsers alike; then it is refused until the minute is up (default 10)")
     host.set_defaults(func=cmd_host)
+    _add_admin(host)
 
     serve = sub.add_parser(
         "serve", help="offer the launcher and the host's tables in a web browser",
@@ -49,6 +53,39 @@ def add_commands(sub: Any) -> None:
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--data-dir", metavar="DIR", help="the host's data directory")
     serve.set_defaults(func=cmd_serve)
+
+
+def _add_admin(host: Any) -> None:
+    """``railgames host admin ...``: the operator's commands on names and keys."""
+    import argparse
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS,
+                        help="the host's data directory (default: railgames' data directory)")
+    sub = host.add_subparsers(dest="host_command", metavar="admin")
+    admin = sub.add_parser(
+        "admin", help="list, rename, kick and ban players (names and keys)",
+        description="The host's operator's commands on the register of players. While a host "
+                    "runs with the same data directory they reach it (a kick or ban ends the "
+                    "sessions it concerns at once); every change is logged as one JSON line.")
+    what = admin.add_subparsers(dest="admin_command", metavar="COMMAND", required=True)
+    commands = [
+        ("list", [], "the names claimed, how (key or passphrase), bans, who is online"),
+        ("rename", ["OLD", "NEW"], "give a player a new name; seats taken as OLD stay theirs, "
+                                   "and OLD stays kept for them"),
+        ("kick", ["NAME"], "end NAME's sessions now (they may log in again)"),
+        ("ban", ["NAME"], "refuse NAME from now on, and end its sessions"),
+        ("unban", ["NAME_OR_KEY"], "lift a ban on a name or a key"),
+        ("ban-key", ["FINGERPRINT"], "refuse an SSH key (SHA256:...) from now on, and end "
+                                     "its sessions"),
+        ("forget", ["NAME"], "drop a name's claim: anyone may claim it again (with its seats)"),
+    ]
+    for name, params, text in commands:
+        command = what.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
+                                  parents=[common])
+        for param in params:
+            command.add_argument(param.lower(), metavar=param)
+        command.set_defaults(func=cmd_admin, admin_args=[p.lower() for p in params])
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
@@ -71,7 +108,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                              "keys only, or a password")
     if args.authorized_keys and not Path(args.authorized_keys).is_file():
         raise RailgamesError(f"--authorized-keys: no file {args.authorized_keys}")
-    for name in ("max_sessions", "per_ip"):
+    for name in ("max_sessions", "per_ip", "login_failures"):
         if getattr(args, name) < 1:
             raise RailgamesError(f"--{name.replace('_', '-')} must be at least 1")
     config = HostConfig(
@@ -82,11 +119,20 @@ def cmd_host(args: argparse.Namespace) -> int:
                       keepalive=args.keepalive),
         bot_delay=max(0.0, args.bot_delay), bot_takeover=args.bot_takeover or None,
     )
+    config.limits.login_failures = args.login_failures
     setup_logging()
     try:
         asyncio.run(serve_forever(config))
     except OSError as exc:
         raise RailgamesError(f"cannot listen on {args.bind}:{args.port}: {exc.strerror or exc}") from None
+    return 0
+
+
+def cmd_admin(args: argparse.Namespace) -> int:
+    from railgames.net.admin import run_admin
+
+    print(run_admin(_data_dir(args), args.admin_command,
+                    [getattr(args, name) for name in args.admin_args]))
     return 0
 
 
