@@ -217,13 +217,19 @@ class Terminal:
 class WebTerminal(Terminal):
     """A browser at ``railgames serve``: the same websocket messages its page sends."""
 
-    async def open_web(self, port: int) -> WebTerminal:
+    async def open_web(self, port: int, *, tls: Any = None, source: str | None = None,
+                       headers: dict[str, str] | None = None) -> WebTerminal:
+        """Open the page's websocket: over TLS with ``tls`` (an SSL context), from the
+        loopback address ``source`` if given (127.0.0.2: another browser's address)."""
         import aiohttp
 
-        self.session = aiohttp.ClientSession()
+        connector = aiohttp.TCPConnector(local_addr=(source, 0) if source else None)
+        self.session = aiohttp.ClientSession(connector=connector)
         width, height = self.size
+        scheme = "wss" if tls is not None else "ws"
         self.ws = await self.session.ws_connect(
-            f"http://127.0.0.1:{port}/ws?width={width}&height={height}")
+            f"{scheme}://127.0.0.1:{port}/ws?width={width}&height={height}",
+            ssl=tls if tls is not None else True, headers=headers)
         self._reader = asyncio.get_running_loop().create_task(self._read_ws())
         return self
 

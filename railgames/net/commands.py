@@ -52,6 +52,13 @@ def add_commands(sub: Any) -> None:
     serve.add_argument("--bind", default="127.0.0.1", help="address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--data-dir", metavar="DIR", help="the host's data directory")
+    serve.add_argument("--max-sessions", type=int, default=50,
+                       help="browser sessions at once (default 50)")
+    serve.add_argument("--per-ip", type=int, default=8,
+                       help="browser sessions from one address (default 8)")
+    serve.add_argument("--certfile", metavar="FILE",
+                       help="serve HTTPS with this certificate (PEM; with --keyfile)")
+    serve.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -137,6 +144,14 @@ def cmd_admin(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from railgames.net.webserve import serve
+    from railgames.net.webserve import WebLimits, serve
 
-    return serve(args.bind, args.port, _data_dir(args))
+    for name in ("max_sessions", "per_ip"):
+        if getattr(args, name) < 1:
+            raise RailgamesError(f"--{name.replace('_', '-')} must be at least 1")
+    if bool(args.certfile) != bool(args.keyfile):
+        raise RailgamesError("--certfile and --keyfile go together (HTTPS needs both)")
+    return serve(args.bind, args.port, _data_dir(args),
+                 WebLimits(max_sessions=args.max_sessions, per_ip=args.per_ip),
+                 certfile=Path(args.certfile) if args.certfile else None,
+                 keyfile=Path(args.keyfile) if args.keyfile else None)
