@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -288,7 +287,33 @@ def test_reading_is_cached_until_the_file_changes(players: Players) -> None:
     claim(players, "ann", key=KEY_A)
     first = players.read()
     assert players.read() is first
-    time.sleep(0.01)
     apply_admin(Players(players.folder), "ban", ["ann"])  # another process changes it
     owner, _ = players.find("ann")
     assert owner is not None and owner.banned
+
+
+def test_a_claim_the_disk_refuses_holds_while_the_host_runs(players: Players,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import railgames.net.players as module
+
+    ann = Player(name="ann", key=KEY_A)
+    assert players.reserve(ann) is None
+
+    def full_disk(path: Path, register: Register) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(module, "_write_register", full_disk)
+    with pytest.raises(OSError):
+        players.write_claim(ann)
+    assert players.find("ann")[0] is ann  # still ann's
+    assert players.reserve(Player(name="ann", key=KEY_B)) is not None
+
+
+def test_a_claim_that_lost_the_name_in_the_file_meanwhile_is_dropped(players: Players) -> None:
+    mine = Player(name="cat", passphrase=hash_passphrase("purring loudly"))
+    assert players.reserve(mine) is None
+    claim(Players(players.folder), "cat", key=KEY_B)  # another process got there first
+    with pytest.raises(RailgamesError, match="claimed meanwhile"):
+        players.write_claim(mine)
+    owner, _ = players.find("cat")
+    assert owner is not None and owner.key == KEY_B and "cat" not in players.reserved

@@ -274,7 +274,12 @@ class Players:
         return None
 
     def write_claim(self, player: Player) -> None:
-        """Write a reserved claim to the file (in a thread: it waits for the disk)."""
+        """Write a reserved claim to the file (in a thread: it waits for the disk).
+
+        Once written the file holds it; if the file says the name went to someone else
+        meanwhile (or was banned), the claim is dropped and RailgamesError says so. If the
+        disk fails, the reservation stays: the claim holds as long as this host runs.
+        """
         def claim(register: Register) -> None:
             owner, former = register.find(player.name)
             if former is not None or (owner is not None and owner.claimed
@@ -286,8 +291,15 @@ class Players:
 
         try:
             self.update(claim)
-        finally:
-            self.reserved.pop(player.name.lower(), None)
+        except RailgamesError:
+            self.release(player)
+            raise
+        self.release(player)
+
+    def release(self, player: Player) -> None:
+        """Drop a reservation (the file has the claim now, or it did not go through)."""
+        if self.reserved.get(player.name.lower()) is player:
+            del self.reserved[player.name.lower()]
 
 
 def _same_claim(a: Player, b: Player) -> bool:

@@ -247,6 +247,7 @@ class TableServer:
             except RailgamesError as exc:
                 refusal = exc.reason
             except OSError as exc:
+                self.players.release(player)
                 event("players_save_failed", user=login.name, error=repr(exc))
                 refusal = "the host could not keep your passphrase (see its log)"
         if refusal is not None:
