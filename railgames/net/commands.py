@@ -15,7 +15,8 @@ def add_commands(sub: Any) -> None:
     host = sub.add_parser(
         "host", help="run an SSH server where friends play at shared tables",
         description="Run an SSH server: each connection gets the launcher on its own terminal, "
-                    "where players host and join tables. Connect with: ssh -p PORT NAME@HOST.")
+                    "where players host and join tables. Connect with: ssh -p PORT NAME@HOST. "
+                    "'railgames host admin ...' manages the players' names and keys.")
     host.add_argument("--bind", default="127.0.0.1",
                       help="address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
     host.add_argument("--port", type=int, default=2222, help="port (default 2222)")

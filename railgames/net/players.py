@@ -539,7 +539,9 @@ def apply_admin(players: Players, command: str, args: list[str]) -> Outcome:
 
         text = players.update(forget)
         return Outcome(text, {"command": "forget", "name": name})
-    # rename
+    # rename: the name's key or passphrase now opens NEW. A game under way cannot change
+    # the names its record was played under, so the seats taken as OLD stay this player's
+    # (tables.py matches a login's former names too) and OLD stays reserved for them.
     new = _name_arg(args[1])
 
     def rename(register: Register) -> Player:
