@@ -314,7 +314,13 @@ def test_admin_list_kick_rename_ban_and_forget_on_a_running_host(tmp_path: Path)
         await anna.wait_for("You are anna")
         await anna.close()
 
+        # A connection logged in before the ban, with no session yet (as an ssh -M master
+        # may be), cannot start one after it.
+        idle = await connect(host.port, "cat", passphrase_for("cat"))
         assert admin(data, "ban", "cat").returncode == 0
+        with pytest.raises(asyncssh.ChannelOpenError, match="banned"):
+            await idle.create_process(term_type="xterm")
+        idle.close()
         with pytest.raises(asyncssh.DisconnectError, match="banned"):
             await connect(host.port, "cat", passphrase_for("cat"))
         assert admin(data, "unban", "cat").returncode == 0
