@@ -3,11 +3,20 @@
 ``HostProcess`` runs ``railgames host`` on a free loopback port; ``Terminal`` is
 an asyncssh client session on a PTY whose output feeds a pyte screen, so a test
 reads what a player would see.
+
+A name belongs to its player: the first login under a new name (with the table
+password) chooses the name's passphrase, and later logins give that passphrase.
+``Terminal.open`` logs in as that player would: given the table password for a
+name the host already knows, it gives the name's passphrase (``passphrase_for``)
+instead, and at a new name's first login it chooses that passphrase on the
+screen the app shows first. ``exactly=True`` sends the password as given and
+nothing more (a test of the login itself).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import signal
@@ -19,6 +28,28 @@ from typing import Any
 
 import asyncssh
 import pyte
+
+# The hosts these helpers started: port -> data directory (where the register of players is).
+HOSTS: dict[int, Path] = {}
+
+
+def passphrase_for(name: str) -> str:
+    """The passphrase the player called ``name`` chooses in these tests."""
+    return f"{name} own passphrase"
+
+
+def has_passphrase(port: int, name: str) -> bool:
+    """Whether the host on ``port`` (started here) keeps a passphrase for ``name``."""
+    data = HOSTS.get(port)
+    if data is None:
+        return False
+    try:
+        players = json.loads((data / "host" / "players.json").read_text())["players"]
+    except (OSError, ValueError, KeyError):
+        return False
+    entry = players.get(name.lower())
+    return bool(entry and entry.get("passphrase"))
+
 
 KEYS = {"enter": "\r", "down": "\x1b[B", "up": "\x1b[A", "left": "\x1b[D", "right": "\x1b[C",
         "tab": "\t", "escape": "\x1b", "home": "\x1b[H", "end": "\x1b[F",
@@ -60,6 +91,7 @@ class HostProcess:
         self.greeting = "".join(lines)
         if not self.port:
             raise RuntimeError("the host did not say where it listens")
+        HOSTS[self.port] = self.data_dir
         return self
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
@@ -96,14 +128,34 @@ class Terminal:
         self.raw = bytearray()
 
     async def open(self, port: int, name: str, password: str | None = None,
-                   **kw: Any) -> Terminal:
+                   exactly: bool = False, **kw: Any) -> Terminal:
+        first = False
+        if password is not None and not exactly:
+            if has_passphrase(port, name):
+                password = passphrase_for(name)
+            else:
+                first = True
         self.conn = await asyncssh.connect(
             "127.0.0.1", port, username=name, password=password, known_hosts=None,
             client_keys=kw.pop("client_keys", None), agent_path=None, **kw)
         self.proc = await self.conn.create_process(
             term_type="xterm-256color", term_size=self.size, encoding=None)
         self._reader = asyncio.get_running_loop().create_task(self._read())
+        if first:
+            await self.choose_passphrase(passphrase_for(name))
         return self
+
+    async def choose_passphrase(self, passphrase: str) -> None:
+        """At a new name's first login: choose its passphrase, and wait for the launcher."""
+        await self.wait_for("Choose a passphrase for", 60)
+        # The passphrase, Tab; the same again, Enter; with a moment for the focus to move
+        # (a busy app may take a key before it has moved the focus for the one before).
+        for field, then in (("Passphrase", "tab"), ("Again", "enter")):
+            await asyncio.sleep(1.0)
+            self.press(passphrase)
+            await self.wait_for(field + r"\s*•", 60)
+            self.press(then)
+        await self.wait_for("Host a table", 60)
 
     async def _read(self) -> None:
         assert self.proc is not None
@@ -165,13 +217,19 @@ class Terminal:
 class WebTerminal(Terminal):
     """A browser at ``railgames serve``: the same websocket messages its page sends."""
 
-    async def open_web(self, port: int) -> WebTerminal:
+    async def open_web(self, port: int, *, tls: Any = None, source: str | None = None,
+                       headers: dict[str, str] | None = None) -> WebTerminal:
+        """Open the page's websocket: over TLS with ``tls`` (an SSL context), from the
+        loopback address ``source`` if given (127.0.0.2: another browser's address)."""
         import aiohttp
 
-        self.session = aiohttp.ClientSession()
+        connector = aiohttp.TCPConnector(local_addr=(source, 0) if source else None)
+        self.session = aiohttp.ClientSession(connector=connector)
         width, height = self.size
+        scheme = "wss" if tls is not None else "ws"
         self.ws = await self.session.ws_connect(
-            f"http://127.0.0.1:{port}/ws?width={width}&height={height}")
+            f"{scheme}://127.0.0.1:{port}/ws?width={width}&height={height}",
+            ssl=tls if tls is not None else True, headers=headers)
         self._reader = asyncio.get_running_loop().create_task(self._read_ws())
         return self
 
@@ -228,7 +286,13 @@ class OpenSshTerminal:
         return done.stdout
 
     async def open(self, port: int, name: str, password: str | None = None,
-                   **kw: Any) -> OpenSshTerminal:
+                   exactly: bool = False, **kw: Any) -> OpenSshTerminal:
+        first = False
+        if password is not None and not exactly:
+            if has_passphrase(port, name):
+                password = passphrase_for(name)
+            else:
+                first = True
         width, height = self.size
         command = (f"ssh -p {port} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
                    f"-o LogLevel=ERROR -o PubkeyAuthentication=no {name}@127.0.0.1")
@@ -239,6 +303,14 @@ class OpenSshTerminal:
             await self.wait_for(r"[Pp]assword:", 30)
             self._tmux("send-keys", "-t", self.session, "-l", password)
             self._tmux("send-keys", "-t", self.session, "Enter")
+        if first:
+            await self.wait_for("Choose a passphrase for", 60)
+            for field, then in (("Passphrase", "tab"), ("Again", "enter")):
+                await asyncio.sleep(0.3)
+                self.press(passphrase_for(name))
+                await self.wait_for(field + r"\s*•", 60)
+                self.press(then)
+            await self.wait_for("Host a table", 60)
         return self
 
     def text(self) -> str:
@@ -253,7 +325,7 @@ class OpenSshTerminal:
                 return found
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no {pattern!r} on the screen:\n{shown}")
-            await asyncio.sleep(0.3)
+            await asyncio.sleep(1.0)
 
     def press(self, *keys: str) -> None:
         for key in keys:

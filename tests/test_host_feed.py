@@ -109,7 +109,7 @@ def test_what_a_member_is_sent_per_action_does_not_grow_with_the_game(tmp_path: 
     service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
     names = ("ann", "bob", "cat", "dan", "eve", "fay")
     people = [member(n) for n in names]
-    table = service.create(people[0][0], "railways-of-the-world", seats=6, humans=6)
+    table = service.create(people[0][0], "railways-of-the-world", seats=6, humans=6, seed=4)
     for m, _ in people[1:]:
         service.join(m, table.code)
     game = table.game
@@ -162,7 +162,9 @@ def test_bots_may_play_to_an_empty_table_when_the_host_says_so(tmp_path: Path) -
     table = service.create(ann, "steel-driver", seats=3, humans=1)
     game = table.game
     assert game is not None
-    service.leave(ann)
+    while (prompt := game.prompt()) is not None and prompt.seat == 0:
+        service.act(ann, game.legal_actions()[0].model_dump(mode="json"))
+    service.leave(ann)  # as soon as a bot is to move
     asyncio.run(asyncio.wait_for(service.run_bots(table), 60))
     assert any(a["seat"] != 0 for a in game.record.actions)
 

@@ -312,7 +312,7 @@ def test_idle_and_login_timeouts_close_the_session_with_one_line(tmp_path: Path)
         assert isinstance(rest, bytes)
         writer.close()
         # Logged in, then no key pressed: one line, and the session ends.
-        term = await Terminal().open(host.port, "ann", PASSWORD)
+        term = await Terminal().open(host.port, "ann", PASSWORD, exactly=True)
         try:
             await term.wait_for("no key pressed for 2 seconds", 60)
             assert term.proc is not None

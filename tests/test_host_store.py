@@ -60,6 +60,7 @@ def test_what_is_kept_replays_to_the_table_after_moves_and_undo(tmp_path: Path) 
     play(service, code, 8)
     game = service.tables[code].game
     assert game is not None
+    asyncio.run(asyncio.wait_for(service.run_bots(service.tables[code]), 30))
     seat = game.prompt().seat
     mover = [ann, bob][seat]
     build = next(a for a in game.legal_actions() if a.type == "build")

@@ -5,6 +5,9 @@
 * ``tableserver`` the local socket the per-connection app processes talk to.
 * ``remote``   a seat at a table, seen from an app process (the game screen's table).
 * ``sshhost``  the SSH server: one app process per connection, on a PTY.
+* ``players``  who owns which name (key or passphrase), and the failed-login limit.
+* ``admin``    ``railgames host admin``: the operator's commands on names and keys.
+* ``webserve`` ``railgames serve``: the same in a web browser.
 
 Nothing here is imported by the hot-seat app unless it runs under the host.
 """

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 from railgames.app.main import RailgamesApp
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.core.errors import RailgamesError
-from railgames.net.remote import RemoteLink, RemoteSeat
+from railgames.net.remote import PEER_ENV, Ended, RemoteLink, RemoteSeat
 
 
 class NetLauncherScreen(LauncherScreen):
@@ -353,7 +353,11 @@ class WaitingScreen(Screen[None]):
 
 
 class WebLoginScreen(Screen[None]):
-    """A browser player's name and the table password (an SSH player gives them to ssh)."""
+    """A browser player's name and its passphrase (an SSH player gives them to ssh).
+
+    A name nobody owns yet comes in with the table password and then chooses its
+    passphrase (``ChoosePassphraseScreen``).
+    """
 
     BINDINGS = [Binding("escape", "app.quit", "Quit")]
 
@@ -366,8 +370,10 @@ class WebLoginScreen(Screen[None]):
                             compact=True, classes="seat-name")
             with Horizontal(classes="setup-row"):
                 yield Label("Password", classes="setup-label")
-                yield Input("", placeholder="the table password", id="password", password=True,
+                yield Input("", placeholder="your passphrase", id="password", password=True,
                             compact=True, classes="seat-name")
+            yield Static("A name of your own: its passphrase. A new name: the table password, "
+                         "then you choose its passphrase.", id="setup-note")
             yield Static(id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Enter", id="enter", variant="primary", compact=True)
@@ -390,12 +396,96 @@ class WebLoginScreen(Screen[None]):
         name = self.query_one("#name", Input).value.strip()
         password = self.query_one("#password", Input).value
         try:
-            app.link.login(name, password)
+            app.link.login(name, password, os.environ.get(PEER_ENV, ""))
+        except Ended as exc:
+            app.exit(1, message=f"railgames: {exc.reason}.")
+            return
         except RailgamesError as exc:
             self.query_one("#setup-error", Static).update(
                 Text(exc.reason[:1].upper() + exc.reason[1:], style="bold red"))
             return
-        app.logged_in()
+        if app.link.choose:
+            app.switch_screen(ChoosePassphraseScreen(web=True))
+        else:
+            app.logged_in()
+
+
+class ChoosePassphraseScreen(Screen[None]):
+    """A new name's first login: its player chooses the passphrase that makes it theirs.
+
+    Shown before anything else; the host refuses every other request from this
+    login until the passphrase is kept.
+    """
+
+    BINDINGS = [Binding("escape", "app.quit", "Quit")]
+
+    def __init__(self, web: bool = False) -> None:
+        super().__init__()
+        self.web = web
+
+    def compose(self) -> Any:
+        name = self.app.link.name  # type: ignore[attr-defined]
+        how = "in a browser here" if self.web else "as ssh's password"
+        with VerticalScroll(id="setup"):
+            yield Static(f"[b]Choose a passphrase for {name}[/b]", id="setup-title")
+            yield Static(f"{name} is a new name on this host. Choose a passphrase to make it "
+                         f"yours: from now on it logs in as {name} ({how}, or the other way), "
+                         "and the table password no longer does. At least 8 characters.",
+                         id="setup-note")
+            with Horizontal(classes="setup-row"):
+                yield Label("Passphrase", classes="setup-label")
+                yield Input("", id="passphrase", password=True, compact=True, max_length=200,
+                            classes="seat-name")
+            with Horizontal(classes="setup-row"):
+                yield Label("Again", classes="setup-label")
+                yield Input("", id="again", password=True, compact=True, max_length=200,
+                            classes="seat-name")
+            yield Static(id="setup-error")
+            with Horizontal(id="setup-buttons"):
+                yield Button("Keep it", id="keep", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#passphrase", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id == "passphrase":
+            self.query_one("#again", Input).focus()
+        else:
+            self._keep()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        self._keep()
+
+    def _error(self, reason: str) -> None:
+        self.query_one("#setup-error", Static).update(
+            Text(reason[:1].upper() + reason[1:], style="bold red"))
+
+    def _keep(self) -> None:
+        app: NetApp = self.app  # type: ignore[assignment]
+        first = self.query_one("#passphrase", Input)
+        again = self.query_one("#again", Input)
+        if first.value != again.value:
+            first.value = again.value = ""
+            first.focus()
+            self._error("the two passphrases differ: type yours twice again")
+            return
+        try:
+            app.link.claim(first.value)
+        except Ended as exc:
+            app.exit(1, message=f"railgames: {exc.reason}.")
+            return
+        except RailgamesError as exc:
+            first.value = again.value = ""
+            first.focus()
+            self._error(exc.reason)
+            return
+        app.notify(f"{app.link.name} is yours: log in with your passphrase from now on.",
+                   title="Passphrase kept")
+        if self.web:
+            app.logged_in()
+        else:
+            app.pop_screen()
 
 
 class NetApp(RailgamesApp):
@@ -411,6 +501,7 @@ class NetApp(RailgamesApp):
         self.remote_seat: RemoteSeat | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._refresh_due = False
+        self._ended = False  # the host ended this session, and said why
 
     def get_default_screen(self) -> LauncherScreen:
         return NetLauncherScreen()
@@ -434,6 +525,8 @@ class NetApp(RailgamesApp):
         self.link.listener = self._from_host
         if not self.link.name:  # a browser: who is this, and do they know the password?
             self.push_screen(WebLoginScreen())
+        elif self.link.choose:  # a new name: its passphrase first
+            self.push_screen(ChoosePassphraseScreen())
 
     def _from_host(self, message: dict[str, Any]) -> None:
         # Called on the link's reader thread: hand over to the app's loop without waiting
@@ -443,8 +536,13 @@ class NetApp(RailgamesApp):
             self._loop.call_soon_threadsafe(self.call_later, self._on_host_message, message)
 
     def _on_host_message(self, message: dict[str, Any]) -> None:
+        if message.get("ev") == "kicked":
+            self._ended = True
+            self.exit(1, message=f"railgames: {message.get('reason', 'the host ended this session')}.")
+            return
         if message.get("ev") == "gone":
-            self.exit(1, message="railgames: the host has gone away; connect again to go on.")
+            if not self._ended:
+                self.exit(1, message="railgames: the host has gone away; connect again to go on.")
             return
         if message.get("code") != self.table_code:
             return

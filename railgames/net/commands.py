@@ -15,7 +15,8 @@ def add_commands(sub: Any) -> None:
     host = sub.add_parser(
         "host", help="run an SSH server where friends play at shared tables",
         description="Run an SSH server: each connection gets the launcher on its own terminal, "
-                    "where players host and join tables. Connect with: ssh -p PORT NAME@HOST.")
+                    "where players host and join tables. Connect with: ssh -p PORT NAME@HOST. "
+                    "'railgames host admin ...' manages the players' names and keys.")
     host.add_argument("--bind", default="127.0.0.1",
                       help="address to listen on (default 127.0.0.1; 0.0.0.0 opens it to the network)")
     host.add_argument("--port", type=int, default=2222, help="port (default 2222)")
@@ -43,7 +44,11 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--bot-takeover-unattended", action="store_true",
                       help="bots move even at a table nobody is at (by default a table "
                            "everyone has left waits for them)")
+    host.add_argument("--login-failures", type=int, default=10, metavar="N",
+                      help="failed logins one address may make in a minute, over SSH and in "
+                           "browsers alike; then it is refused until the minute is up (default 10)")
     host.set_defaults(func=cmd_host)
+    _add_admin(host)
 
     serve = sub.add_parser(
         "serve", help="offer the launcher and the host's tables in a web browser",
@@ -52,7 +57,47 @@ def add_commands(sub: Any) -> None:
     serve.add_argument("--bind", default="127.0.0.1", help="address (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--data-dir", metavar="DIR", help="the host's data directory")
+    serve.add_argument("--max-sessions", type=int, default=50,
+                       help="browser sessions at once (default 50)")
+    serve.add_argument("--per-ip", type=int, default=8,
+                       help="browser sessions from one address (default 8)")
+    serve.add_argument("--certfile", metavar="FILE",
+                       help="serve HTTPS with this certificate (PEM; with --keyfile)")
+    serve.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
     serve.set_defaults(func=cmd_serve)
+
+
+def _add_admin(host: Any) -> None:
+    """``railgames host admin ...``: the operator's commands on names and keys."""
+    import argparse
+
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS,
+                        help="the host's data directory (default: railgames' data directory)")
+    sub = host.add_subparsers(dest="host_command", metavar="admin")
+    admin = sub.add_parser(
+        "admin", help="list, rename, kick and ban players (names and keys)",
+        description="The host's operator's commands on the register of players. While a host "
+                    "runs with the same data directory they reach it (a kick or ban ends the "
+                    "sessions it concerns at once); every change is logged as one JSON line.")
+    what = admin.add_subparsers(dest="admin_command", metavar="COMMAND", required=True)
+    commands = [
+        ("list", [], "the names claimed, how (key or passphrase), bans, who is online"),
+        ("rename", ["OLD", "NEW"], "give a player a new name; seats taken as OLD stay theirs, "
+                                   "and OLD stays kept for them"),
+        ("kick", ["NAME"], "end NAME's sessions now (they may log in again)"),
+        ("ban", ["NAME"], "refuse NAME from now on, and end its sessions"),
+        ("unban", ["NAME_OR_KEY"], "lift a ban on a name or a key"),
+        ("ban-key", ["FINGERPRINT"], "refuse an SSH key (SHA256:...) from now on, and end "
+                                     "its sessions"),
+        ("forget", ["NAME"], "drop a name's claim: anyone may claim it again (with its seats)"),
+    ]
+    for name, params, text in commands:
+        command = what.add_parser(name, help=text, description=text[:1].upper() + text[1:] + ".",
+                                  parents=[common])
+        for param in params:
+            command.add_argument(param.lower(), metavar=param)
+        command.set_defaults(func=cmd_admin, admin_args=[p.lower() for p in params])
 
 
 def _data_dir(args: argparse.Namespace) -> Path:
@@ -75,7 +120,7 @@ def cmd_host(args: argparse.Namespace) -> int:
                              "keys only, or a password")
     if args.authorized_keys and not Path(args.authorized_keys).is_file():
         raise RailgamesError(f"--authorized-keys: no file {args.authorized_keys}")
-    for name in ("max_sessions", "per_ip"):
+    for name in ("max_sessions", "per_ip", "login_failures"):
         if getattr(args, name) < 1:
             raise RailgamesError(f"--{name.replace('_', '-')} must be at least 1")
     config = HostConfig(
@@ -87,6 +132,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         bot_delay=max(0.0, args.bot_delay), bot_takeover=args.bot_takeover or None,
         unattended=args.bot_takeover_unattended,
     )
+    config.limits.login_failures = args.login_failures
     setup_logging()
     try:
         asyncio.run(serve_forever(config))
@@ -95,7 +141,23 @@ def cmd_host(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_serve(args: argparse.Namespace) -> int:
-    from railgames.net.webserve import serve
+def cmd_admin(args: argparse.Namespace) -> int:
+    from railgames.net.admin import run_admin
 
-    return serve(args.bind, args.port, _data_dir(args))
+    print(run_admin(_data_dir(args), args.admin_command,
+                    [getattr(args, name) for name in args.admin_args]))
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from railgames.net.webserve import WebLimits, serve
+
+    for name in ("max_sessions", "per_ip"):
+        if getattr(args, name) < 1:
+            raise RailgamesError(f"--{name.replace('_', '-')} must be at least 1")
+    if bool(args.certfile) != bool(args.keyfile):
+        raise RailgamesError("--certfile and --keyfile go together (HTTPS needs both)")
+    return serve(args.bind, args.port, _data_dir(args),
+                 WebLimits(max_sessions=args.max_sessions, per_ip=args.per_ip),
+                 certfile=Path(args.certfile) if args.certfile else None,
+                 keyfile=Path(args.keyfile) if args.keyfile else None)

@@ -72,8 +72,9 @@ class Lobby:
 
     def create(self, member: Member, game_id: str, seats: int, humans: int,
                bot_kind: str = "greedy", options: dict[str, Any] | None = None,
-               map_id: str | None = None) -> Table:
-        """A new table (its creator is not seated yet: the service has them join)."""
+               map_id: str | None = None, seed: int | None = None) -> Table:
+        """A new table (its creator is not seated yet: the service has them join); its game
+        is dealt from ``seed``, a new one unless given."""
         cls = ruleset_class(game_id)
         if cls not in playable_games():
             raise IllegalAction(f"{cls.title} cannot be played yet")
@@ -88,7 +89,8 @@ class Lobby:
         if bot_kind not in TABLE_BOTS:
             raise MalformedAction(f"no bot called '{bot_kind}' ({', '.join(TABLE_BOTS)})")
         table = Table(code=self._new_code(), game_id=game_id, humans=humans, bot_kind=bot_kind,
-                      options=dict(options or {}), seed=random.randrange(1, 1_000_000),
+                      options=dict(options or {}),
+                      seed=random.randrange(1, 1_000_000) if seed is None else seed,
                       map_id=map_id,
                       seats=[Seat(name="") for _ in range(humans)])
         names = iter(n for n in BOT_NAMES if n.lower() != member.login.name.lower())
@@ -130,12 +132,16 @@ class Lobby:
         return False
 
     def _seat_for(self, table: Table, login: Login) -> int | None:
-        """The seat this login takes: its own again, else a free one, else it watches."""
+        """The seat this login takes: its own again, else a free one, else it watches.
+
+        A name belongs to one player (see players.py), so the seat taken under it is theirs.
+        """
+        names = {login.name.lower(), *(n.lower() for n in login.former)}
         for i, s in enumerate(table.seats):
             if not s.human or not s.name:
                 continue
             same_key = s.key is not None and login.key is not None and s.key == login.key
-            if not (same_key or s.name.lower() == login.name.lower()):
+            if not (same_key or s.name.lower() in names):
                 continue
             if s.key is not None and not same_key:
                 raise IllegalAction(f"{s.name}'s seat at this table is kept for the key "

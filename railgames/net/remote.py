@@ -31,10 +31,15 @@ from railgames.net.wire import decode as from_wire
 
 TABLES_ENV = "RAILGAMES_TABLES"
 TOKEN_ENV = "RAILGAMES_TOKEN"
+PEER_ENV = "RAILGAMES_PEER"  # a browser's address ('railgames serve' sets it)
 
 
 class HostGone(RailgamesError):
     pass
+
+
+class Ended(HostGone):
+    """The host has ended this session on purpose; the reason says why (one line)."""
 
 
 class RemoteLink:
@@ -55,16 +60,27 @@ class RemoteLink:
         self._views: dict[Any, dict[str, Any]] = {}
         self._seq = 0
         self._recent: deque[dict[str, Any]] = deque(maxlen=256)  # the last table messages
+        self.kicked: str | None = None
         self.closed = False
         self._reader = threading.Thread(target=self._read, daemon=True, name="railgames-link")
         self._reader.start()
         self.name = ""
+        # A new name, in with the table password: its passphrase is chosen before anything else.
+        self.choose = False
         if token is not None:
-            self.name = self.request({"op": "hello", "token": token})["name"]
+            answer = self.request({"op": "hello", "token": token})
+            self.name, self.choose = answer["name"], bool(answer.get("choose"))
 
-    def login(self, name: str, password: str) -> None:
-        """For a browser player: the table password, then the name they play under."""
-        self.name = self.request({"op": "login", "name": name, "password": password})["name"]
+    def login(self, name: str, password: str, peer: str = "") -> None:
+        """For a browser player: the name they play under, and its passphrase (or, for a
+        name nobody owns yet, the table password). ``peer``: the browser's address."""
+        answer = self.request({"op": "login", "name": name, "password": password, "peer": peer})
+        self.name, self.choose = answer["name"], bool(answer.get("choose"))
+
+    def claim(self, passphrase: str) -> None:
+        """Make the name ours: from now on ``passphrase`` logs in under it."""
+        self.request({"op": "claim", "passphrase": passphrase})
+        self.choose = False
 
     @classmethod
     def from_env(cls) -> RemoteLink | None:
@@ -110,6 +126,11 @@ class RemoteLink:
                     self._views[code] = merge_view(self._views.get(code), message["view"])
                 self.last_table = message
                 self._recent.append(message)
+            if self.listener is not None:
+                self.listener(message)
+            return
+        if message.get("ev") == "kicked":  # the host's operator ended this session
+            self.kicked = str(message.get("reason", ""))[:300]
             if self.listener is not None:
                 self.listener(message)
             return
@@ -160,6 +181,8 @@ class RemoteLink:
         answer: dict[str, Any] = box[0]
         if not answer.get("ok"):
             reason = str(answer.get("reason", "refused"))
+            if answer.get("end"):
+                raise Ended(reason)
             if reason.startswith("not a ") or "there is no seat" in reason:
                 raise MalformedAction(reason)
             raise IllegalAction(reason)

@@ -187,8 +187,9 @@ class TableService:
 
     def create(self, member: Member, game_id: str, seats: int, humans: int,
                bot_kind: str = "greedy", options: dict[str, Any] | None = None,
-               map_id: str | None = None) -> Table:
-        table = self.lobby.create(member, game_id, seats, humans, bot_kind, options, map_id)
+               map_id: str | None = None, seed: int | None = None) -> Table:
+        table = self.lobby.create(member, game_id, seats, humans, bot_kind, options, map_id,
+                                  seed)
         self._keep(table, created=True)
         self.join(member, table.code)
         return table

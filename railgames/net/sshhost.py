@@ -26,6 +26,8 @@ from typing import Any
 
 import asyncssh
 
+from railgames.core.errors import RailgamesError
+from railgames.net.players import Kick, Player, Verdict, check_key, check_password, now_text
 from railgames.net.service import TableService
 from railgames.net.tables import Login, event, name_problem
 from railgames.net.tableserver import TableServer
@@ -40,6 +42,7 @@ class Limits:
     login_timeout: float = 30.0
     idle_timeout: float = 1800.0  # seconds without a key press
     keepalive: float = 30.0  # seconds between keepalives; 3 unanswered close the connection
+    login_failures: int = 10  # failed logins per address per minute (SSH and browser alike)
 
 
 @dataclass
@@ -127,6 +130,8 @@ class Host:
             self.password = "-".join(secrets.token_hex(2) for _ in range(3))
         self.service.load()
         self.tables.password = self.password
+        self.tables.keep_players(cfg.data_dir / "host", cfg.limits.login_failures)
+        self.tables.on_kick = self.kick
         await self.tables.start()
         # Where the table socket is, for 'railgames serve' beside this host.
         (cfg.data_dir / "host" / "socket-path").write_text(str(self.tables.socket_path))
@@ -171,6 +176,19 @@ class Host:
         (self.config.data_dir / "host" / "socket-path").unlink(missing_ok=True)
         self.service.close()
 
+    def kick(self, kick: Kick) -> int:
+        """End the SSH sessions of a kicked, banned or renamed login, and their connections
+        (a connection that stayed open could start a new session without logging in)."""
+        ended = 0
+        for session in list(self.sessions):
+            login = session.login
+            if kick.matches(login.name, login.former, login.key):
+                event("kicked", user=login.name, peer=login.peer, reason=kick.reason)
+                session.stop(f"\r\nrailgames: {kick.reason}.")
+                asyncio.get_running_loop().call_later(0.5, session.conn.close)
+                ended += 1
+        return ended
+
     def greeting(self) -> str:
         assert self.key is not None
         cfg = self.config
@@ -210,6 +228,10 @@ class HostConnection(asyncssh.SSHServer):
         self.peer = ""
         self.ip = ""
         self.key_fingerprint: str | None = None
+        self.verdict: Verdict | None = None  # what the register of players said at login
+        self.login: Login | None = None  # one for all the sessions of this connection
+        self._claim: asyncio.Task[None] | None = None
+        self._bannered = False
         self.counted = False
         self.opened = False
 
@@ -248,6 +270,10 @@ class HostConnection(asyncssh.SSHServer):
             self._refuse(f"'{username}' cannot be a player's name: {problem}.",
                          asyncssh.DISC_ILLEGAL_USER_NAME)
             return True
+        if not self.host.tables.limiter.allowed(self.ip):
+            self._refuse(self.host.tables.limiter.refusal(self.ip) + ".",
+                         asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+            return True
         if len(self.host.sessions) >= limits.max_sessions:
             self._refuse(f"the host is full ({limits.max_sessions} sessions); try again later.")
             return True
@@ -262,24 +288,116 @@ class HostConnection(asyncssh.SSHServer):
     def password_auth_supported(self) -> bool:
         return self.host.authorized is None
 
-    def validate_password(self, username: str, password: str) -> bool:
-        ok = self.host.password is not None and secrets.compare_digest(
-            password.encode(), self.host.password.encode())
-        event("login" if ok else "login_failed", peer=self.peer, user=username, method="password")
-        return ok
+    async def validate_password(self, username: str, password: str) -> bool:
+        """The name's own passphrase, or the table password for a name nobody owns yet."""
+        if not self._may_try():
+            return False
+        tables = self.host.tables
+        assert tables.players is not None
+        verdict = await tables.check(check_password, tables.players, self.host.password,
+                                     username, password)
+        if not verdict.ok:
+            self._failed(username, verdict, "password")
+            return False
+        self.verdict = verdict
+        event("login", peer=self.peer, user=verdict.name, method="password",
+              **({"new_name": True} if verdict.unclaimed else {}))
+        return True
 
     # --- public keys
     def public_key_auth_supported(self) -> bool:
         return self.host.authorized is not None
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        """A key in the authorized keys, and the name free or already this key's.
+
+        (asyncssh asks this for a key the client only offers, and again for the key
+        it signs with; the name is claimed once the login is complete.)"""
         assert self.host.authorized is not None
-        ok = self.host.authorized.validate(key, username, self.ip, self.ip) is not None
-        if ok:
-            self.key_fingerprint = key.get_fingerprint("sha256")
-        event("login" if ok else "login_failed", peer=self.peer, user=username, method="publickey",
-              key=key.get_fingerprint("sha256"))
-        return ok
+        if not self._may_try():
+            return False
+        fingerprint = key.get_fingerprint("sha256")
+        tables = self.host.tables
+        assert tables.players is not None
+        admitted = self.host.authorized.validate(key, username, self.ip, self.ip) is not None
+        if not admitted:  # nothing to say: a client tries its keys in turn
+            verdict = Verdict(False, "this key is not admitted here")
+        else:
+            verdict = await tables.check(check_key, tables.players, username, fingerprint)
+        if not verdict.ok:
+            self._failed(username, verdict, "publickey", say=admitted, key=fingerprint)
+            return False
+        self.key_fingerprint = fingerprint
+        self.verdict = verdict
+        return True
+
+    def auth_completed(self) -> None:
+        verdict, key = self.verdict, self.key_fingerprint
+        if verdict is None or key is None:
+            return
+        players = self.host.tables.players
+        assert players is not None
+        if verdict.unclaimed:  # the first key to log in under this name: it is theirs now
+            player = Player(name=verdict.name, key=key, since=now_text())
+            refusal = players.reserve(player)
+            if refusal is not None:
+                self._refuse(refusal + ".", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+                return
+            verdict.unclaimed = False
+            event("name_claimed", user=verdict.name, peer=self.peer, method="publickey",
+                  key=key)
+            self._claim = asyncio.get_running_loop().create_task(self._write_claim(player))
+        event("login", peer=self.peer, user=verdict.name, method="publickey", key=key)
+
+    async def _write_claim(self, player: Player) -> None:
+        assert self.host.tables.players is not None
+        try:
+            await asyncio.to_thread(self.host.tables.players.write_claim, player)
+        except Exception as exc:  # the claim holds no longer than this host runs
+            event("players_save_failed", user=player.name, error=repr(exc))
+
+    def _may_try(self) -> bool:
+        limiter = self.host.tables.limiter
+        if limiter.allowed(self.ip):
+            return True
+        self._refuse(limiter.refusal(self.ip) + ".", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+        return False
+
+    def _failed(self, username: str, verdict: Verdict, method: str, say: bool = True,
+                **fields: Any) -> None:
+        """One failed try: counted against the address, logged, and said to the client."""
+        limiter = self.host.tables.limiter
+        used_up = limiter.failed(self.ip)
+        event("login_failed", peer=self.peer, user=username, method=method,
+              reason=verdict.reason, **fields, **({"limited": True} if used_up else {}))
+        if verdict.end:
+            self._refuse(verdict.reason + ".", asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+        elif used_up:
+            self._refuse(limiter.refusal(self.ip) + ".",
+                         asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE)
+        elif say and not self._bannered:
+            # Shown by OpenSSH before its next prompt (or before it gives up).
+            self._bannered = True
+            assert self.conn is not None
+            with contextlib.suppress(Exception):
+                self.conn.send_auth_banner(f"railgames: {verdict.reason}.\r\n")
+
+    def _still_admitted(self, login: Login) -> str | None:
+        """Why a new session of this connection is refused now (a ban or rename since)."""
+        players = self.host.tables.players
+        assert players is not None
+        try:
+            owner, former = players.find(login.name)
+            key_banned = login.key is not None and players.key_banned(login.key)
+        except RailgamesError as exc:
+            return exc.reason
+        if key_banned:
+            return "this key is banned on this host"
+        if former is not None:
+            return f"the name '{login.name}' is now '{former.name}'"
+        if owner is not None and owner.banned:
+            return f"the name '{login.name}' is banned on this host"
+        return None
 
     # --- nothing but a session channel
     def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
@@ -301,8 +419,19 @@ class HostConnection(asyncssh.SSHServer):
 
     def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
         assert self.conn is not None
-        return PtySession(self.host, self.conn, Login(
-            name=self.conn.get_extra_info("username"), key=self.key_fingerprint, peer=self.peer))
+        verdict = self.verdict
+        if verdict is None:  # every login goes through validate_*: never, but never open
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                            "railgames: log in first")
+        if self.login is None:
+            self.login = Login(name=verdict.name, key=self.key_fingerprint, peer=self.peer,
+                               former=verdict.former, unclaimed=verdict.unclaimed)
+        refusal = self._still_admitted(self.login)
+        if refusal is not None:
+            event("refused", peer=self.peer, user=self.login.name, reason=refusal)
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                            f"railgames: {refusal}")
+        return PtySession(self.host, self.conn, self.login)
 
 
 class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]

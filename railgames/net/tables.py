@@ -52,6 +52,8 @@ class Login:
     name: str
     key: str | None = None
     peer: str = ""
+    former: tuple[str, ...] = ()  # this player's names before a rename: those seats are theirs
+    unclaimed: bool = False  # in with the table password under a name nobody owns yet
 
 
 @dataclass(eq=False)

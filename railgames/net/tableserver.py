@@ -5,6 +5,18 @@ environment; its first message (``hello``) hands the token back, and from then
 on the connection speaks for that login only. The socket lives in a directory
 only the host's user can enter.
 
+A browser player's app process (``railgames serve``) has no token: it logs in
+with ``login`` (a name, and the name's passphrase or, for a new name, the table
+password), checked against the register of players (``players``) and counted
+per address against the failed-login limit. A login under a name nobody owns yet
+may do one thing only, ``claim`` (choose the name's passphrase), before anything
+else.
+
+The host's operator reaches the host here too (``railgames host admin``): an
+``admin`` request carrying the token in the host's folder that only the host's
+user can read, as the first and only message of its connection. Nothing an app
+process or a browser sends can carry it.
+
 Requests carry an ``id``; the answer repeats it. Table changes are pushed as
 ``{"ev": "table", ...}`` to every member of the table.
 """
@@ -15,16 +27,34 @@ import asyncio
 import contextlib
 import os
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from railgames.core.errors import RailgamesError
+from railgames.core.errors import RailgamesError, RecordError
+from railgames.net.players import (
+    Kick,
+    LoginLimiter,
+    Player,
+    Players,
+    Verdict,
+    apply_admin,
+    check_password,
+    hash_passphrase,
+    listing,
+    now_text,
+    passphrase_problem,
+)
 from railgames.net.protocol import MAX_REQUEST, ProtocolError, decode, encode
 from railgames.net.service import TableService
 from railgames.net.tables import Login, Member, event, name_problem
 
 # Requests that change a table: each waits for the table's earlier changes to be kept.
 CHANGES = frozenset({"act", "undo", "join", "create", "leave"})
+
+# Passphrase hashes computed at once (each takes tens of MB and most of a core for a
+# moment); the others wait their turn off the loop.
+HASHING_AT_ONCE = 2
 
 
 class TableServer:
@@ -37,6 +67,28 @@ class TableServer:
         self.password: str | None = None
         self.server: asyncio.AbstractServer | None = None
         self._ticker: asyncio.Task[None] | None = None
+        # Who owns which name (see players.py); the failed-login limit, shared with the
+        # SSH logins; the operator's token. Set by ``keep_players`` before ``start``.
+        self.players: Players | None = None
+        self.limiter = LoginLimiter()
+        self.admin_token: str | None = None
+        self.token_path: Path | None = None
+        self.hashing = asyncio.Semaphore(HASHING_AT_ONCE)
+        self.connections: dict[Member, asyncio.StreamWriter] = {}
+        self.web_members: set[Member] = set()
+        # The host ends its SSH sessions that a kick matches (the app processes of
+        # browser players are told here); returns how many it ended.
+        self.on_kick: Callable[[Kick], int] | None = None
+
+    def keep_players(self, host_dir: Path, login_failures: int = 10) -> None:
+        """Use the register of players in ``host_dir``: refused at once if it cannot be read."""
+        self.players = Players(host_dir)
+        try:
+            self.players.read()
+        except RecordError as exc:
+            raise RailgamesError(f"{exc.reason} (move it away, or fix it, to start the host)") from None
+        self.limiter = LoginLimiter(login_failures)
+        self.token_path = host_dir / "admin-token"
 
     def issue_token(self, login: Login) -> str:
         token = secrets.token_urlsafe(24)
@@ -53,6 +105,13 @@ class TableServer:
         self.server = await asyncio.start_unix_server(self._serve, path=str(self.socket_path),
                                                       limit=MAX_REQUEST)
         os.chmod(self.socket_path, 0o600)
+        if self.token_path is not None:
+            self.admin_token = secrets.token_urlsafe(32)
+            self.token_path.unlink(missing_ok=True)
+            fd = os.open(self.token_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW,
+                         0o600)
+            with os.fdopen(fd, "w") as handle:
+                handle.write(self.admin_token + "\n")
         self._ticker = asyncio.get_running_loop().create_task(self._tick())
 
     async def close(self) -> None:
@@ -63,6 +122,8 @@ class TableServer:
             with contextlib.suppress(Exception):
                 await self.server.wait_closed()
         self.socket_path.unlink(missing_ok=True)
+        if self.token_path is not None:
+            self.token_path.unlink(missing_ok=True)
 
     async def _tick(self) -> None:
         while True:
@@ -95,17 +156,26 @@ class TableServer:
                     continue
                 rid = request.get("id")
                 if member is None:
-                    login, refusal = self._login(request)
+                    if request.get("op") == "admin":  # the operator: one request, then goodbye
+                        send({"id": rid, **await self._admin(request)})
+                        break
+                    login, refusal = await self._login(request)
                     if login is None:
-                        send({"id": rid, "ok": False, "reason": refusal})
-                        if request.get("op") == "login":
+                        send({"id": rid, "ok": False, **refusal})
+                        if request.get("op") == "login" and not refusal.get("end"):
                             continue  # a mistyped password may be typed again
                         break
                     member = Member(login=login, send=send)
-                    send({"id": rid, "ok": True, "name": login.name})
+                    self.connections[member] = writer
+                    if request.get("op") == "login":
+                        self.web_members.add(member)
+                    send({"id": rid, "ok": True, "name": login.name, "choose": login.unclaimed})
                     continue
                 op = request.get("op")
-                if op == "history":
+                if member.login.unclaimed or op == "claim":
+                    # Nothing but choosing the name's passphrase, until it is chosen.
+                    answer = await self._claim(member, request)
+                elif op == "history":
                     answer = await self._open_history(member)
                 elif op in CHANGES:
                     # One change at a time per table, each kept and shown before it is
@@ -116,32 +186,130 @@ class TableServer:
                 else:
                     answer = self._handle(member, request)
                 send({"id": rid, **answer})
+                if answer.get("end"):
+                    break
                 await writer.drain()
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         finally:
             if member is not None:
+                self.connections.pop(member, None)
+                self.web_members.discard(member)
                 self.service.leave(member)
             writer.close()
 
-    def _login(self, request: dict[str, Any]) -> tuple[Login | None, str]:
+    async def _login(self, request: dict[str, Any]) -> tuple[Login | None, dict[str, Any]]:
         op = request.get("op")
         if op == "hello":  # an app process the SSH host started, with its token
             login = self.tokens.get(str(request.get("token", "")))
-            return login, "unknown session"
-        if op == "login":  # a browser player: name and the table password
-            name, password = str(request.get("name", "")), str(request.get("password", ""))
-            problem = name_problem(name)
-            if problem:
-                return None, problem
-            if self.password is None:
-                return None, "this host admits players by SSH key only"
-            if not secrets.compare_digest(password.encode(), self.password.encode()):
-                event("login_failed", user=name, method="web password")
-                return None, "wrong table password"
-            event("login", user=name, method="web password")
-            return Login(name=name, peer="web"), ""
-        return None, "log in first"
+            return login, {"reason": "unknown session"}
+        if op != "login":
+            return None, {"reason": "log in first"}
+        # A browser player ('railgames serve' started this app process for one browser
+        # and says where it connected from): a name, and its passphrase or the table password.
+        name, password = str(request.get("name", "")), str(request.get("password", ""))
+        address = str(request.get("peer", "") or "web")[:64]
+        problem = name_problem(name)
+        if problem:
+            return None, {"reason": problem}
+        if not self.limiter.allowed(address):
+            event("refused", peer=address, user=name, reason="too many failed logins",
+                  method="web password")
+            return None, {"reason": self.limiter.refusal(address)}
+        if self.players is None:
+            return None, {"reason": "this host keeps no register of players", "end": True}
+        verdict = await self.check(check_password, self.players, self.password, name, password)
+        if not verdict.ok:
+            used_up = self.limiter.failed(address)
+            event("login_failed", user=name, peer=address, method="web password",
+                  reason=verdict.reason, **({"limited": True} if used_up else {}))
+            return None, {"reason": verdict.reason, "end": verdict.end}
+        event("login", user=verdict.name, peer=address, method="web password",
+              **({"new_name": True} if verdict.unclaimed else {}))
+        return Login(name=verdict.name, peer=f"{address} (web)", former=verdict.former,
+                     unclaimed=verdict.unclaimed), {}
+
+    async def check(self, how: Callable[..., Verdict], *args: Any) -> Verdict:
+        """A login check, off the loop (a passphrase's hash is slow on purpose)."""
+        async with self.hashing:
+            return await asyncio.to_thread(how, *args)
+
+    async def _claim(self, member: Member, request: dict[str, Any]) -> dict[str, Any]:
+        """The first login under a new name chooses its passphrase: from now on it is theirs."""
+        login = member.login
+        if request.get("op") != "claim":
+            return {"ok": False, "reason": f"choose a passphrase for {login.name} first"}
+        if not login.unclaimed:  # chosen meanwhile in another session of the same login
+            return {"ok": True, "already": True}
+        passphrase = request.get("passphrase")
+        if not isinstance(passphrase, str):
+            return {"ok": False, "reason": "a passphrase is text"}
+        problem = passphrase_problem(passphrase, self.password)
+        if problem:
+            return {"ok": False, "reason": problem}
+        assert self.players is not None
+        async with self.hashing:
+            stored = await asyncio.to_thread(hash_passphrase, passphrase)
+        player = Player(name=login.name, passphrase=stored, since=now_text())
+        refusal = self.players.reserve(player)
+        if refusal is None:
+            try:
+                await asyncio.to_thread(self.players.write_claim, player)
+            except RailgamesError as exc:
+                refusal = exc.reason
+            except OSError as exc:
+                self.players.release(player)
+                event("players_save_failed", user=login.name, error=repr(exc))
+                refusal = "the host could not keep your passphrase (see its log)"
+        if refusal is not None:
+            event("claim_refused", user=login.name, peer=login.peer, reason=refusal)
+            return {"ok": False, "reason": f"{refusal}; log in again", "end": True}
+        login.unclaimed = False
+        event("name_claimed", user=login.name, peer=login.peer, method="passphrase")
+        return {"ok": True}
+
+    # ------------------------------------------------------------ the operator
+    async def _admin(self, request: dict[str, Any]) -> dict[str, Any]:
+        token = request.get("token")
+        if (self.admin_token is None or not isinstance(token, str)
+                or not secrets.compare_digest(token.encode(), self.admin_token.encode())):
+            event("refused", reason="an admin request without the host's admin token")
+            return {"ok": False, "reason": "that is not this host's admin token"}
+        command, args = request.get("command"), request.get("args", [])
+        if (not isinstance(command, str) or not isinstance(args, list) or len(args) > 2
+                or not all(isinstance(a, str) and len(a) <= 100 for a in args)):
+            return {"ok": False, "reason": "an admin request is a command and its arguments"}
+        if self.players is None:
+            return {"ok": False, "reason": "this host keeps no register of players"}
+        try:
+            if command == "list":
+                register = await asyncio.to_thread(self.players.read)
+                online = {m.login.name.lower() for m in self.connections}
+                return {"ok": True, "text": listing(register, online)}
+            outcome = await asyncio.to_thread(apply_admin, self.players, command, list(args))
+        except RailgamesError as exc:
+            return {"ok": False, "reason": exc.reason}
+        ended = self.kick(outcome.kick) if outcome.kick is not None else 0
+        if outcome.changed is not None:
+            event("admin", **outcome.changed, sessions_ended=ended)
+        text = outcome.text
+        if outcome.kick is not None:
+            text += f"; {ended} session{'' if ended == 1 else 's'} ended"
+        return {"ok": True, "text": text}
+
+    def kick(self, kick: Kick) -> int:
+        """End the sessions ``kick`` matches, each told why in one line; how many."""
+        ended = self.on_kick(kick) if self.on_kick is not None else 0
+        for member in list(self.connections):
+            if self.on_kick is not None and member not in self.web_members:
+                continue  # an SSH session: the host has ended it, app and all
+            login = member.login
+            if kick.matches(login.name, login.former, login.key):
+                member.send({"ev": "kicked", "reason": kick.reason})
+                self.connections[member].close()
+                event("kicked", user=login.name, peer=login.peer, reason=kick.reason)
+                ended += 1
+        return ended
 
     def _handle(self, member: Member, request: dict[str, Any]) -> dict[str, Any]:
         op = request.get("op")
