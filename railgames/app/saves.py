@@ -431,11 +431,13 @@ def _short(reason: str, path: Path) -> str:
 
 
 def list_saves() -> list[SavedGame]:
+    """Every ``*.json`` in the saves folder. One that is not a regular file (a named pipe,
+    a folder) is listed as one that cannot be opened, saying what it is: it is never read."""
     folder = saves_dir()
     if not folder.is_dir():
         return []
     remove_stale_files(folder)
-    saves = [describe_save(p) for p in folder.iterdir() if is_save_name(p) and p.is_file()]
+    saves = [describe_save(p) for p in folder.iterdir() if is_save_name(p)]
     saves.sort(key=lambda s: (s.record.updated or s.record.created) if s.record else "", reverse=True)
     return saves
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from railgames.core.errors import RecordError
 from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
+from railgames.core.files import read_regular
 
 # Version 2 added ``map_digest`` and ``rules_edition``; ``MIGRATIONS`` brings older
 # records up to date. ``rules_edition`` joined format 2 without a new format number:
@@ -230,25 +231,15 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
 
 
 def read_capped_text(path: Path, limit: int, what: str) -> str:
-    """A file's UTF-8 text, refused (one line naming it) if over ``limit`` bytes or unreadable.
+    """A file's UTF-8 text, refused (one line naming it) if over ``limit`` bytes, unreadable,
+    or not a regular file (a named pipe, a device, a socket or a folder is never waited on).
 
     ``what`` names the kind of file in the messages: "a saved game", "a table"."""
+    data = read_regular(path, limit, what, RecordError)
     try:
-        with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > limit:  # refused before a byte of it is read
-                raise RecordError(f"{path}: too large for {what} ({size:,} bytes; "
-                                  f"at most {limit:,})")
-            data = handle.read(limit + 1)
         return data.decode("utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path}: is a folder, not {what}") from None
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not {what} (not UTF-8 text)") from None
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
 def load_record(path: str | Path) -> GameRecord:
