@@ -7,6 +7,7 @@ autosave, bug reports and test fixtures all rest on that one mechanism.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from collections.abc import Callable
@@ -120,14 +121,17 @@ def _parse_int(digits: str) -> int:
 def _parse_float(text: str) -> float:
     if len(text) > MAX_INT_DIGITS + 10:
         raise _Refused(f"a number of {len(text)} characters")
-    return float(text)
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 is no number a game or its record uses
+        raise _Refused(f"the number {text}, too large to hold")
+    return value
 
 
 def _parse_constant(name: str) -> Any:
     raise _Refused(f"'{name}', which is not a number JSON allows")
 
 
-def _check_shape(raw: Any) -> str | None:
+def check_shape(raw: Any) -> str | None:
     """The first place where the JSON goes past a limit, or None. Never recurses."""
     stack: list[tuple[Any, str, int]] = [(raw, "", 0)]
     while stack:
@@ -185,6 +189,33 @@ def migrate(raw: dict[str, Any], source: str) -> dict[str, Any]:
     return raw
 
 
+class StrictJSONError(ValueError):
+    """Text that ``strict_loads`` refuses; ``syntax`` is True when it is not JSON at all."""
+
+    def __init__(self, reason: str, *, syntax: bool = False) -> None:
+        super().__init__(reason)
+        self.syntax = syntax
+
+
+def strict_loads(text: str) -> Any:
+    """JSON as every reader of data from outside takes it: numbers of at most
+    ``MAX_INT_DIGITS`` digits, no NaN or Infinity, and nesting deep enough to exhaust
+    the stack refused. Saves, table files and the host's socket messages alike.
+
+    Raises StrictJSONError with the reason (a phrase, without the source).
+    """
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant)
+    except json.JSONDecodeError as exc:
+        raise StrictJSONError(f"JSON error at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+                              syntax=True) from None
+    except _Refused as exc:
+        raise StrictJSONError(f"it holds {exc}") from None
+    except RecursionError:
+        raise StrictJSONError(f"it is nested far too deeply (at most {MAX_DEPTH} levels)") from None
+
+
 def read_strict_json(text: str, source: str, what: str, limit: int) -> dict[str, Any]:
     """A JSON object read strictly (JSON types as written, numbers and nesting within the
     limits above, at most ``limit`` characters): what a saved game or a table file holds.
@@ -197,18 +228,12 @@ def read_strict_json(text: str, source: str, what: str, limit: int) -> dict[str,
     if not text.strip():
         raise RecordError(f"{source}: the file is empty")
     try:
-        raw = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
-                         parse_constant=_parse_constant)
-    except json.JSONDecodeError as exc:
-        raise RecordError(
-            f"{source}: not a readable {what} (JSON error at line {exc.lineno}, "
-            f"column {exc.colno}: {exc.msg}; the file may be truncated)"
-        ) from None
-    except _Refused as exc:
-        raise RecordError(f"{source}: not a {what}: it holds {exc}") from None
-    except RecursionError:
-        raise RecordError(f"{source}: not a {what}: it is nested far too deeply "
-                          f"(at most {MAX_DEPTH} levels)") from None
+        raw = strict_loads(text)
+    except StrictJSONError as exc:
+        if exc.syntax:
+            raise RecordError(f"{source}: not a readable {what} ({exc}; the file may be "
+                              "truncated)") from None
+        raise RecordError(f"{source}: not a {what}: {exc}") from None
     if not isinstance(raw, dict):
         raise RecordError(f"{source}: not a {what} (expected a JSON object)")
     return raw
@@ -220,7 +245,7 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
     Every refusal is one RecordError starting with ``source``.
     """
     raw = read_strict_json(text, source, "saved game", MAX_RECORD_BYTES)
-    problem = _check_shape(raw)
+    problem = check_shape(raw)
     if problem:
         raise RecordError(f"{source}: not a saved game: {problem}")
     raw = migrate(raw, source)

@@ -77,7 +77,7 @@ class RemoteLink:
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)
                     try:
-                        self._dispatch(decode(line))
+                        self._dispatch(decode(line, from_host=True))
                     except ProtocolError:
                         continue
         except OSError:
