@@ -9,6 +9,7 @@ import sys
 import textwrap
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -168,6 +169,66 @@ def test_two_windows_without_the_lock_lose_nothing_silently() -> None:
     assert len(load_record(path).actions) == 2
     play_one(a)  # the first window goes on writing
     assert len(load_record(path).actions) == 3
+
+
+def _simultaneous_writer(me: int, data: str, paths: Any, barrier: Any, results: Any) -> None:
+    """A window in a process of its own, without the window lock: for each save it is
+    given, it reads it, waits for the other writer, then both make a move at once."""
+    os.environ["RAILGAMES_DATA_DIR"] = data
+    while (path := paths.get(timeout=120)) is not None:
+        session = Session.resume(load_record(Path(path)), save_path=Path(path))
+        prompt = session.prompt()
+        assert prompt is not None and prompt.amount is not None
+        move = {"type": prompt.amount.action_type, "seat": prompt.seat, "amount": 10 * me}
+        barrier.wait(timeout=120)
+        try:
+            session.apply(move)  # written before apply returns, as the app writes every move
+        except SaveConflict as exc:
+            results.put((me, "refused", str(exc)))
+        else:
+            results.put((me, "written", move))
+
+
+def test_two_processes_writing_at_once_without_the_lock_never_lose_a_move_silently(
+        data_dir: Path) -> None:
+    """The check of what is on disk and the rename are one step for writers: of two
+    windows (real processes) writing the same save at the same moment, one is written
+    and the other told, in every trial."""
+    import multiprocessing
+
+    trials = 40
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(2)
+    results = context.Queue()
+    inboxes = [context.Queue(), context.Queue()]
+    workers = [context.Process(target=_simultaneous_writer,
+                               args=(me, str(data_dir), inboxes[me], barrier, results))
+               for me in (0, 1)]
+    for worker in workers:
+        worker.start()
+    try:
+        for trial in range(trials):
+            first = new_session(seed=trial)
+            path = first.save()
+            first.close()
+            for inbox in inboxes:
+                inbox.put(str(path))
+            outcome = dict((me, (how, what)) for me, how, what in
+                           (results.get(timeout=240) for _ in range(2)))
+            written = [outcome[me][1] for me in (0, 1) if outcome[me][0] == "written"]
+            refused = [outcome[me][1] for me in (0, 1) if outcome[me][0] == "refused"]
+            on_disk = load_record(path).actions
+            assert len(written) == 1, f"trial {trial}: {outcome}, on disk {on_disk}"
+            assert on_disk == written, f"trial {trial}: {outcome}, on disk {on_disk}"
+            assert "changed by another window" in refused[0]
+    finally:
+        for inbox in inboxes:
+            inbox.put(None)
+        for worker in workers:
+            worker.join(timeout=60)
+            if worker.is_alive():
+                worker.kill()
+                worker.join(timeout=60)
 
 
 def test_an_undo_is_written_over_this_windows_own_save() -> None:

@@ -13,7 +13,15 @@ Two windows, one folder:
   another window is told and may open it read-only;
 * every write checks that the file on disk is still the one this window last
   wrote or read (``SaveFile``), so even without the lock no move is dropped
-  silently: the second writer is told instead.
+  silently: the second writer is told instead. The check and the rename are made
+  under a lock of their own (``WRITE_LOCK``, held for those two steps only, apart
+  from the window lock), so of two windows writing at the same moment exactly one
+  succeeds and the other is told.
+
+Where ``flock`` does not exist (Windows) neither lock is taken: the check and
+the rename are then two steps, and a write by another window that lands between
+them is replaced by this one's without a word. A move can be lost there only when
+two windows write the same save within those few milliseconds.
 """
 
 from __future__ import annotations
@@ -21,6 +29,8 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,6 +46,7 @@ if TYPE_CHECKING:
 SAVE_SUFFIX = ".json"
 LOCK_PREFIX = ".lock-"
 LOCK_SUFFIX = ".lock"
+WRITE_LOCK = ".save-writes.lock"  # held for a write's check and rename only (SaveFile)
 STALE_SECONDS = 600  # a write takes milliseconds; a temporary file this old was left by a killed one
 MAX_SAVE_NAME = 40
 SAVE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 _().,'+-]*$")
@@ -201,6 +212,27 @@ def disk_stamp(path: Path) -> tuple[int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+@contextmanager
+def _writing(folder: Path) -> Iterator[None]:
+    """Hold the folder's write lock: the moments between a write's check and its rename.
+
+    It is separate from the window lock (``SaveLock``) and held only for a stat and a
+    rename, so it also serialises writers that bypass or never took that lock. Where
+    ``flock`` does not exist it holds nothing (see the module docstring).
+    """
+    try:
+        import fcntl
+    except ImportError:
+        yield
+        return
+    fd = os.open(folder / WRITE_LOCK, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # waits milliseconds at most: no holder does more
+        yield
+    finally:
+        os.close(fd)  # closing lets go of the flock
+
+
 class SaveFile:
     """One save on disk, written only if it is still what this window last saw there."""
 
@@ -209,25 +241,35 @@ class SaveFile:
         self.stamp = stamp
 
     def write(self, record: GameRecord) -> None:
+        """Compare and swap: the new file replaces the one on disk only if that is still the
+        one this window last wrote or read; else SaveConflict, and nothing is written."""
         from railgames.core.record import write_temp
 
-        if disk_stamp(self.path) != self.stamp:
-            raise SaveConflict(
-                f"{self.path.name} was changed by another window since this one last saved it; "
-                "this window's moves since then are not written (reopen the game to see the other's)"
-            )
+        if disk_stamp(self.path) != self.stamp:  # told at once, without writing anything
+            raise self._conflict()
         record.updated = datetime.now(UTC).isoformat(timespec="seconds")
         tmp = write_temp(record, self.path.parent)  # on the disk (flushed) before the rename
         try:
-            os.replace(tmp, self.path)
+            with _writing(self.path.parent):
+                # Checked again under the lock: another writer may have renamed its file
+                # into place since, and no other can now until this rename is done.
+                if disk_stamp(self.path) != self.stamp:
+                    raise self._conflict()
+                os.replace(tmp, self.path)
+                self.stamp = disk_stamp(self.path)  # this file's, before any other writer's
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
-        self.stamp = disk_stamp(self.path)
         # The rename is made to survive a power cut by the folder syncer, not here: it
         # costs a few milliseconds of each move, and until it is done a power cut can
         # only bring back the save as it was one move ago, whole.
         FOLDER_SYNCER.sync_soon(self.path.parent)
+
+    def _conflict(self) -> SaveConflict:
+        return SaveConflict(
+            f"{self.path.name} was changed by another window since this one last saved it; "
+            "this window's moves since then are not written (reopen the game to see the other's)"
+        )
 
 
 class FolderSyncer:
@@ -389,11 +431,13 @@ def _short(reason: str, path: Path) -> str:
 
 
 def list_saves() -> list[SavedGame]:
+    """Every ``*.json`` in the saves folder. One that is not a regular file (a named pipe,
+    a folder) is listed as one that cannot be opened, saying what it is: it is never read."""
     folder = saves_dir()
     if not folder.is_dir():
         return []
     remove_stale_files(folder)
-    saves = [describe_save(p) for p in folder.iterdir() if is_save_name(p) and p.is_file()]
+    saves = [describe_save(p) for p in folder.iterdir() if is_save_name(p)]
     saves.sort(key=lambda s: (s.record.updated or s.record.created) if s.record else "", reverse=True)
     return saves
 

@@ -7,6 +7,7 @@ autosave, bug reports and test fixtures all rest on that one mechanism.
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from collections.abc import Callable
@@ -18,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from railgames.core.errors import RecordError
 from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
+from railgames.core.files import read_regular
 
 # Version 2 added ``map_digest`` and ``rules_edition``; ``MIGRATIONS`` brings older
 # records up to date. ``rules_edition`` joined format 2 without a new format number:
@@ -119,14 +121,17 @@ def _parse_int(digits: str) -> int:
 def _parse_float(text: str) -> float:
     if len(text) > MAX_INT_DIGITS + 10:
         raise _Refused(f"a number of {len(text)} characters")
-    return float(text)
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 is no number a game or its record uses
+        raise _Refused(f"the number {text}, too large to hold")
+    return value
 
 
 def _parse_constant(name: str) -> Any:
     raise _Refused(f"'{name}', which is not a number JSON allows")
 
 
-def _check_shape(raw: Any) -> str | None:
+def check_shape(raw: Any) -> str | None:
     """The first place where the JSON goes past a limit, or None. Never recurses."""
     stack: list[tuple[Any, str, int]] = [(raw, "", 0)]
     while stack:
@@ -184,6 +189,33 @@ def migrate(raw: dict[str, Any], source: str) -> dict[str, Any]:
     return raw
 
 
+class StrictJSONError(ValueError):
+    """Text that ``strict_loads`` refuses; ``syntax`` is True when it is not JSON at all."""
+
+    def __init__(self, reason: str, *, syntax: bool = False) -> None:
+        super().__init__(reason)
+        self.syntax = syntax
+
+
+def strict_loads(text: str) -> Any:
+    """JSON as every reader of data from outside takes it: numbers of at most
+    ``MAX_INT_DIGITS`` digits, no NaN or Infinity, and nesting deep enough to exhaust
+    the stack refused. Saves, table files and the host's socket messages alike.
+
+    Raises StrictJSONError with the reason (a phrase, without the source).
+    """
+    try:
+        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
+                          parse_constant=_parse_constant)
+    except json.JSONDecodeError as exc:
+        raise StrictJSONError(f"JSON error at line {exc.lineno}, column {exc.colno}: {exc.msg}",
+                              syntax=True) from None
+    except _Refused as exc:
+        raise StrictJSONError(f"it holds {exc}") from None
+    except RecursionError:
+        raise StrictJSONError(f"it is nested far too deeply (at most {MAX_DEPTH} levels)") from None
+
+
 def read_strict_json(text: str, source: str, what: str, limit: int) -> dict[str, Any]:
     """A JSON object read strictly (JSON types as written, numbers and nesting within the
     limits above, at most ``limit`` characters): what a saved game or a table file holds.
@@ -196,18 +228,12 @@ def read_strict_json(text: str, source: str, what: str, limit: int) -> dict[str,
     if not text.strip():
         raise RecordError(f"{source}: the file is empty")
     try:
-        raw = json.loads(text, parse_int=_parse_int, parse_float=_parse_float,
-                         parse_constant=_parse_constant)
-    except json.JSONDecodeError as exc:
-        raise RecordError(
-            f"{source}: not a readable {what} (JSON error at line {exc.lineno}, "
-            f"column {exc.colno}: {exc.msg}; the file may be truncated)"
-        ) from None
-    except _Refused as exc:
-        raise RecordError(f"{source}: not a {what}: it holds {exc}") from None
-    except RecursionError:
-        raise RecordError(f"{source}: not a {what}: it is nested far too deeply "
-                          f"(at most {MAX_DEPTH} levels)") from None
+        raw = strict_loads(text)
+    except StrictJSONError as exc:
+        if exc.syntax:
+            raise RecordError(f"{source}: not a readable {what} ({exc}; the file may be "
+                              "truncated)") from None
+        raise RecordError(f"{source}: not a {what}: {exc}") from None
     if not isinstance(raw, dict):
         raise RecordError(f"{source}: not a {what} (expected a JSON object)")
     return raw
@@ -219,7 +245,7 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
     Every refusal is one RecordError starting with ``source``.
     """
     raw = read_strict_json(text, source, "saved game", MAX_RECORD_BYTES)
-    problem = _check_shape(raw)
+    problem = check_shape(raw)
     if problem:
         raise RecordError(f"{source}: not a saved game: {problem}")
     raw = migrate(raw, source)
@@ -230,25 +256,15 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
 
 
 def read_capped_text(path: Path, limit: int, what: str) -> str:
-    """A file's UTF-8 text, refused (one line naming it) if over ``limit`` bytes or unreadable.
+    """A file's UTF-8 text, refused (one line naming it) if over ``limit`` bytes, unreadable,
+    or not a regular file (a named pipe, a device, a socket or a folder is never waited on).
 
     ``what`` names the kind of file in the messages: "a saved game", "a table"."""
+    data = read_regular(path, limit, what, RecordError)
     try:
-        with path.open("rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > limit:  # refused before a byte of it is read
-                raise RecordError(f"{path}: too large for {what} ({size:,} bytes; "
-                                  f"at most {limit:,})")
-            data = handle.read(limit + 1)
         return data.decode("utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path}: is a folder, not {what}") from None
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not {what} (not UTF-8 text)") from None
-    except OSError as exc:
-        raise RecordError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
 def load_record(path: str | Path) -> GameRecord:

@@ -30,23 +30,34 @@ def encode(message: dict[str, Any]) -> bytes:
     return json.dumps(message, separators=(",", ":")).encode() + b"\n"
 
 
-def decode(line: bytes) -> dict[str, Any]:
+def decode(line: bytes, *, from_host: bool = False) -> dict[str, Any]:
+    """One message, read as strictly as a saved game; every refusal is one ProtocolError line.
+
+    A message is UTF-8 JSON, a JSON object, of at most ``MAX_REQUEST`` bytes, with
+    numbers of at most ``MAX_INT_DIGITS`` digits and no nesting that could exhaust
+    the stack (the record reader's ``strict_loads``). What an app sends the host is
+    also held to a record's shape (``check_shape``: depth, text lengths, items), as
+    the actions in it are. ``from_host``: a message the host sent an app, which may
+    be up to ``MAX_PUSH`` bytes and carries a seat's view as one long text.
+    """
+    from railgames.core.record import StrictJSONError, check_shape, strict_loads
+
+    limit = MAX_PUSH if from_host else MAX_REQUEST
+    if len(line) > limit:
+        raise ProtocolError(f"a message of {len(line):,} bytes (at most {limit:,})")
     try:
-        message = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ProtocolError("not a JSON message") from None
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ProtocolError("a message is UTF-8 text") from None
+    try:
+        message = strict_loads(text)
+    except StrictJSONError as exc:
+        raise ProtocolError(f"not a JSON message: {exc}") from None
     if not isinstance(message, dict):
         raise ProtocolError("a message is a JSON object")
+    if not from_host:
+        problem = check_shape(message)
+        if problem:
+            raise ProtocolError(f"not a message this host reads: {problem}")
     return message
 
-
-def decode_push(line: bytes) -> dict[str, Any]:
-    """A message from the host, read by an app process the host started: views nest
-    deeper than anything an app may send (``decode``'s limits are for those)."""
-    try:
-        message = json.loads(line)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, ValueError):
-        raise ProtocolError("not a JSON message") from None
-    if not isinstance(message, dict):
-        raise ProtocolError("a message is a JSON object")
-    return message

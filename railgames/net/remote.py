@@ -25,7 +25,7 @@ from typing import Any
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 from railgames.core.events import Event
 from railgames.core.table import Change, TurnIndex
-from railgames.net.protocol import MAX_PUSH, PROMPT_HERE, ProtocolError, decode_push, encode
+from railgames.net.protocol import MAX_PUSH, PROMPT_HERE, ProtocolError, decode, encode
 from railgames.net.wire import class_named, made
 from railgames.net.wire import decode as from_wire
 
@@ -102,7 +102,7 @@ class RemoteLink:
                 while b"\n" in buffer:
                     line, buffer = buffer.split(b"\n", 1)
                     try:
-                        self._dispatch(decode_push(line))
+                        self._dispatch(decode(line, from_host=True))
                     except ProtocolError:
                         continue
         except OSError:
