@@ -22,7 +22,12 @@ from railgames.core.errors import IllegalAction, MalformedAction, RecordError, R
 from railgames.core.events import SETUP, Event, EventLog
 from railgames.core.map_pins import map_digest
 from railgames.core.maps import BaseMap
-from railgames.core.record import GameRecord, PlayerSpec, describe_validation_error
+from railgames.core.record import (
+    GameRecord,
+    PlayerSpec,
+    action_problem,
+    describe_validation_error,
+)
 from railgames.core.rng import Chance
 
 _REQUIRED = object()
@@ -395,6 +400,11 @@ class Ruleset(ABC, Generic[S]):
                 return self.action_adapter.validate_python(raw.model_dump())
             except ValidationError as exc:
                 raise MalformedAction(f"not a {self.title} action: {describe_validation_error(exc)}") from None
+        # Held to a saved game's limits first: no number, text or nesting it could not
+        # read back gets as far as being played (or as far as json, which recurses).
+        problem = action_problem(raw)
+        if problem is not None:
+            raise MalformedAction(f"not a {self.title} action a saved game can hold: {problem}")
         try:
             text = json.dumps(raw, allow_nan=False)
         except (TypeError, ValueError):
@@ -651,7 +661,19 @@ class Game:
 
     def check(self, raw: Mapping[str, Any] | Action, *, recorded: bool = False) -> Any:
         """Parse and validate without applying; returns the parsed action."""
+        return self._checked(raw, recorded)[0]
+
+    def _checked(self, raw: Mapping[str, Any] | Action, recorded: bool) -> tuple[Any, dict[str, Any]]:
+        """The parsed and validated action, and the form the record keeps of it: one a
+        saved game can hold, or the action is refused as malformed. Data is held to
+        those limits as it comes (``parse_action``), and what it reads as is held to
+        them here: a record's action reads as it is written, so it is not again."""
         action = self.ruleset.parse_action(raw, recorded=recorded)
+        form: dict[str, Any] = action.model_dump(mode="json")
+        problem = None if recorded and not isinstance(raw, Action) else action_problem(form)
+        if problem is not None:
+            raise MalformedAction(f"not a {self.ruleset.title} action a saved game can hold: "
+                                  f"{problem}")
         self.ruleset.check_references(action)
         seat = self.ruleset.to_move(self.state)
         if seat is None:
@@ -663,18 +685,20 @@ class Game:
                 f"it is {self.players[seat].name}'s turn, not {self.players[action.seat].name}'s"
             )
         self.ruleset.validate(self.state, action)
-        return action
+        return action, form
 
     # --- the one way state changes
     def apply(self, raw: Mapping[str, Any] | Action, *, recorded: bool = False) -> list[Event]:
         listed = self._listed(raw)
-        action: Any = raw if listed else self.check(raw, recorded=recorded)
+        if listed:
+            action: Any = raw
+        else:
+            action, form = self._checked(raw, recorded)
         self._prompted = None
         log = self.ruleset.log_of(self.state)
         start = len(log)
         self.ruleset.execute(self.state, action, EventLog(log, len(self.record.actions)))
-        self.record.actions.append(_record_form(action) if listed
-                                   else action.model_dump(mode="json"))
+        self.record.actions.append(_record_form(action) if listed else form)
         return log[start:]
 
     # --- undo: replay without the taken-back actions, within the rules of taking back

@@ -1,0 +1,114 @@
+"""A game takes no action its own save cannot hold.
+
+A remote seat sends its actions as JSON data, so any number, text or list can
+arrive. Whatever a saved game could not hold is refused as malformed, in one
+line, before the rules are asked, and nothing changes.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from railgames.core.engine import Game, Prompt
+from railgames.core.errors import MalformedAction, RailgamesError
+from railgames.core.record import (
+    MAX_DEPTH,
+    MAX_INT_DIGITS,
+    MAX_ITEMS,
+    MAX_STRING,
+    parse_record,
+)
+from railgames.core.simulate import bot_players, bots_for
+from railgames.games import load_ruleset
+
+
+def refusal(game: Game, raw: Any) -> RailgamesError:
+    """``raw``'s refusal by ``check`` and by ``apply``: one line, and nothing changed."""
+    state, actions = copy.deepcopy(game.state), copy.deepcopy(game.record.actions)
+    with pytest.raises(RailgamesError) as checked:
+        game.check(raw)
+    with pytest.raises(RailgamesError) as info:
+        game.apply(raw)
+    err = info.value
+    assert type(err) is type(checked.value) and err.reason == checked.value.reason
+    assert "\n" not in err.reason and len(err.reason) < 300, err.reason
+    assert game.state == state
+    assert game.record.actions == actions
+    return err
+
+
+def random_game(game_id: str, players: int, seed: int) -> tuple[Game, list[Any]]:
+    rules = load_ruleset(game_id)
+    game = Game.new(rules, bot_players(players, "random"), seed)
+    return game, bots_for(game, seed)
+
+
+def play_to(game: Game, bots: list[Any], wanted: Any) -> Prompt:
+    """Let the random bots play until ``wanted(prompt)``; that prompt."""
+    for _ in range(5000):
+        prompt = game.prompt()
+        assert prompt is not None, "the game ended before the wanted moment"
+        if wanted(prompt):
+            return prompt
+        game.apply(bots[prompt.seat].choose(game.ruleset, game.view(prompt.seat), prompt))
+    raise AssertionError("the wanted moment never came")
+
+
+def test_a_paris_connection_count_or_hex_past_a_saved_game_is_malformed() -> None:
+    game, bots = random_game("paris-connection", 3, 7)
+    prompt = play_to(game, bots, lambda p: any(c.type == "trade" for c in p.choices))
+    trade = next(c for c in prompt.choices if c.type == "trade").model_dump(mode="json")
+    build = next(c for c in prompt.choices if c.type == "build").model_dump(mode="json")
+    for raw in ({**trade, "count": 10**30}, {**build, "hex": [10**30, 2]},
+                {**build, "hex": f"{'9' * 150},2"}):  # a hex as text reads as a number of 150 digits
+        err = refusal(game, raw)
+        assert type(err) is MalformedAction and "digits (at most 20)" in err.reason
+
+
+# ------------------------------------------------------------ texts, lists, nesting
+def test_what_a_saved_game_could_not_hold_is_malformed_before_the_rules_are_asked() -> None:
+    game, bots = random_game("new-england", 3, 1)
+    prompt = play_to(game, bots, lambda p: any(c.type == "ship" for c in p.choices))
+    ship = next(c for c in prompt.choices if c.type == "ship").model_dump(mode="json")
+    cases = {
+        "a text of 201 characters (at most 200)": {**ship, "colour": "x" * 201},
+        "field 'path' has 65 items (at most 64)": {**ship, "path": ["BOS"] * 65},
+        "levels deep (at most 8)": {**ship, "path": [[[[[[["BOS"]]]]]]]},
+        "a number of 21 digits": {**ship, "seat": 10**20},
+    }
+    deep: Any = "BOS"
+    for _ in range(100_000):  # deeper than Python's own recursion reaches
+        deep = [deep]
+    cases["nested 9 levels deep"] = {**ship, "path": deep}
+    for why, raw in cases.items():
+        err = refusal(game, raw)
+        assert type(err) is MalformedAction and why in err.reason, (why, err.reason)
+
+
+def test_the_limits_are_the_saved_game_reader_s_own() -> None:
+    """An action's form passes the check exactly when a record holding it reads back."""
+    from railgames.core.record import action_problem
+    game = Game.new(load_ruleset("new-england"), bot_players(3, "random"), 1)
+    within = {"type": "x", "seat": 0, "n": 10**MAX_INT_DIGITS - 1, "m": -(10**MAX_INT_DIGITS - 1),
+              "t": "x" * MAX_STRING, "l": list(range(MAX_ITEMS - 1))}
+    nested: Any = 1
+    for _ in range(MAX_DEPTH - 3):  # the action sits at depth 2, its fields at 3
+        nested = [nested]
+    forms = [within, {**within, "d": nested}, {**within, "n": 10**MAX_INT_DIGITS},
+             {**within, "m": -(10**MAX_INT_DIGITS)}, {**within, "t": "x" * (MAX_STRING + 1)},
+             {**within, "l": list(range(MAX_ITEMS + 1))}, {**within, "d": [nested]},
+             {f"k{i}": 0 for i in range(MAX_ITEMS + 1)}]
+    for form in forms:
+        record = game.record.model_copy(update={"actions": [form]})
+        try:
+            parse_record(record.dump_json(), "test")
+            reads = True
+        except RailgamesError:
+            reads = False
+        assert (action_problem(form) is None) == reads, (action_problem(form), form)
+    assert [action_problem(f) is None for f in forms] == [True, True] + [False] * 6
+
+
