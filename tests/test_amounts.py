@@ -1,8 +1,9 @@
-"""A game takes no action its own save cannot hold.
+"""A game takes no action its own save cannot hold, and an amount's range is never walked.
 
 A remote seat sends its actions as JSON data, so any number, text or list can
 arrive. Whatever a saved game could not hold is refused as malformed, in one
-line, before the rules are asked, and nothing changes.
+line, before the rules are asked, and nothing changes. Bots and the command
+palette offer a few values of an amount, however long its range.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from railgames.core.engine import Game, Prompt
+from railgames.core.bots import RandomBot
+from railgames.core.engine import AmountInput, Game, Prompt
 from railgames.core.errors import MalformedAction, RailgamesError
 from railgames.core.record import (
     MAX_DEPTH,
@@ -21,8 +23,12 @@ from railgames.core.record import (
     MAX_STRING,
     parse_record,
 )
+from railgames.core.search import Budget, SearchBot, SearchHooks
 from railgames.core.simulate import bot_players, bots_for
 from railgames.games import load_ruleset
+from railgames.games.new_england.actions import Bid, PassBid
+from railgames.games.new_england.bots import GreedyBot
+from railgames.games.new_england.state import Step
 
 
 def refusal(game: Game, raw: Any) -> RailgamesError:
@@ -110,5 +116,63 @@ def test_the_limits_are_the_saved_game_reader_s_own() -> None:
             reads = False
         assert (action_problem(form) is None) == reads, (action_problem(form), form)
     assert [action_problem(f) is None for f in forms] == [True, True] + [False] * 6
+
+
+
+
+# ------------------------------------------------------------ (c) bots and a huge range
+def rich_bidder() -> tuple[Game, Prompt]:
+    """A New England auction whose bidder holds $10,000,000,000,000,000,000 (a test
+    position: the rules never lend that much): more values to bid than 2**63."""
+    game, bots = random_game("new-england", 3, 4)
+    prompt = play_to(game, bots, lambda p: game.state.step is Step.AUCTION)
+    railway = game.state.railways[prompt.seat]
+    railway.cash = railway.debt = 10**19
+    prompt = game.prompt()
+    assert prompt is not None and prompt.amount is not None and prompt.amount.max == 10**19
+    assert prompt.amount.count > 2**63
+    return game, prompt
+
+
+def test_bots_choose_a_bid_inside_a_range_of_more_than_2_to_the_63_values() -> None:
+    game, prompt = rich_bidder()
+    amount = prompt.amount
+    assert amount is not None
+    picked = set()
+    for seed in range(40):
+        action = RandomBot(seed).choose(game.ruleset, game.view(prompt.seat), prompt)
+        if isinstance(action, Bid):
+            assert amount.min <= action.amount <= amount.max
+            picked.add(action.amount)
+            assert game.check(action) == action
+        else:
+            assert action == PassBid(seat=prompt.seat)
+    assert len(picked) > 10 and max(picked) > 10**18  # drawn from the whole range
+    greedy = GreedyBot(0).choose(game.ruleset, game.view(prompt.seat), prompt)
+    assert game.check(greedy) == greedy
+    search = SearchBot(game.ruleset.bot_makers()["search"], 1, budget=Budget(seconds=None, iterations=30))
+    chosen = search.choose(game.ruleset, game.view(prompt.seat), prompt)
+    assert game.check(chosen) == chosen
+    hooks = SearchHooks(game.ruleset)
+    assert hooks.amount_values(game.state, amount) == [amount.min, amount.min + 1, amount.min + 3]
+
+
+def test_an_amount_of_any_range_lists_a_few_values() -> None:
+    from railgames.core.engine import LEGAL_AMOUNTS
+
+    amount = AmountInput(action_type="bid", label="Bid", min=1, max=10**30)
+    assert amount.count == 10**30
+    assert amount.sample(5) == [1, 2, 3, 4, 10**30]
+    short = AmountInput(action_type="bid", label="Bid", min=3, max=9, step=3)
+    assert (short.count, short.sample(5)) == (3, [3, 6, 9])
+    assert AmountInput(action_type="bid", label="Bid", min=5, max=4).count == 0
+    game, prompt = rich_bidder()
+    legal = [a for a in game.legal_actions() if isinstance(a, Bid)]
+    assert len(legal) == LEGAL_AMOUNTS and legal[-1].amount == 10**19
+    rules = load_ruleset("new-england")
+    wide = Prompt(seat=0, step="Auction", text="", amount=amount)
+    for seed in range(20):
+        value = RandomBot(seed).choose(rules, None, wide).amount
+        assert 1 <= value <= 10**30
 
 

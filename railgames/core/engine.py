@@ -205,6 +205,10 @@ class Choices(Sequence[Any]):
         return (list, (self.as_list(),))
 
 
+# The most values of an amount ``Ruleset.legal_actions`` lists.
+LEGAL_AMOUNTS = 1000
+
+
 # Prompts, amounts and results are made by the rules on every step and never come
 # from outside, so they are plain data: a pydantic model would check them again.
 @dataclass(frozen=True, kw_only=True)
@@ -212,6 +216,8 @@ class AmountInput:
     """An expected number, rather than a list: a bid, a loan.
 
     ``max`` is None when the rules set no upper end (New England's Bank Loans).
+    A range may be far too long to list, say a bid up to a fortune: nothing walks
+    ``values`` whole, and ``sample`` lists a few.
     """
 
     # How many values an open-ended amount lists for bots and the command palette;
@@ -229,9 +235,28 @@ class AmountInput:
     unit: str = "$"
 
     def values(self) -> range:
-        """Every legal value, or for an open-ended amount the first ``OPEN_LISTED`` of them."""
+        """Every legal value, or for an open-ended amount the first ``OPEN_LISTED`` of them:
+        the values offered to choose from (the random bot's pick, the search's
+        candidates). A range is made at once however long it is, and indexed and
+        sliced as quickly; never list it whole."""
         top = self.max if self.max is not None else self.min + (self.OPEN_LISTED - 1) * self.step
         return range(self.min, top + 1, self.step)
+
+    @property
+    def count(self) -> int:
+        """How many values ``values`` offers (0 when none is legal). ``len`` of a range
+        fails past 2**63 values; this does not."""
+        offered = self.values()
+        return max(0, (offered.stop - offered.start + offered.step - 1) // offered.step)
+
+    def sample(self, limit: int) -> list[int]:
+        """At most ``limit`` (2 or more) of the values offered, for a list a person or a
+        test reads: all of them when there are no more, else the first ``limit - 1``
+        and the last."""
+        offered = self.values()
+        if self.count <= limit:
+            return list(offered)
+        return [*offered[:limit - 1], offered[-1]]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -375,6 +400,8 @@ class Ruleset(ABC, Generic[S]):
 
     # --- shared by every game
     def legal_actions(self, state: S) -> list[Any]:
+        """The prompt's choices, then its amount's values: every one where there are at
+        most ``LEGAL_AMOUNTS``, else that many of them (``AmountInput.sample``)."""
         prompt = self.prompt(state)
         if prompt is None:
             return []
@@ -383,7 +410,7 @@ class Ruleset(ABC, Generic[S]):
             make = self.action_adapter.validate_python
             actions.extend(
                 make({"type": prompt.amount.action_type, "seat": prompt.seat, "amount": v})
-                for v in prompt.amount.values()
+                for v in prompt.amount.sample(LEGAL_AMOUNTS)
             )
         return actions
 
