@@ -21,6 +21,7 @@ from railgames.core.record import (
     MAX_INT_DIGITS,
     MAX_ITEMS,
     MAX_STRING,
+    GameRecord,
     parse_record,
 )
 from railgames.core.search import Budget, SearchBot, SearchHooks
@@ -118,8 +119,6 @@ def test_the_limits_are_the_saved_game_reader_s_own() -> None:
     assert [action_problem(f) is None for f in forms] == [True, True] + [False] * 6
 
 
-
-
 # ------------------------------------------------------------ (c) bots and a huge range
 def rich_bidder() -> tuple[Game, Prompt]:
     """A New England auction whose bidder holds $10,000,000,000,000,000,000 (a test
@@ -176,3 +175,13 @@ def test_an_amount_of_any_range_lists_a_few_values() -> None:
         assert 1 <= value <= 10**30
 
 
+def test_a_record_made_by_hand_with_too_large_a_loan_is_refused_naming_it() -> None:
+    rules = load_ruleset("new-england")
+    game = Game.new(rules, bot_players(3, "random"), 1)
+    seat = rules.to_move(game.state)
+    record = GameRecord.model_validate({**game.record.model_dump(),
+                                        "actions": [{"type": "borrow", "seat": seat,
+                                                     "amount": 10**19}]})
+    with pytest.raises(RailgamesError) as info:
+        Game.replay(rules, parse_record(record.dump_json(), "test"))
+    assert "action 0 (borrow by" in info.value.reason and "may borrow at most" in info.value.reason

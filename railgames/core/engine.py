@@ -215,19 +215,17 @@ LEGAL_AMOUNTS = 1000
 class AmountInput:
     """An expected number, rather than a list: a bid, a loan.
 
-    ``max`` is None when the rules set no upper end (New England's Bank Loans).
-    A range may be far too long to list, say a bid up to a fortune: nothing walks
-    ``values`` whole, and ``sample`` lists a few.
+    The legal values are ``min`` to ``max`` in steps of ``step``, and the rules
+    refuse any other. Every amount has an upper end, so that every action a game
+    takes is one its saved game can hold (see ``OpenAmount`` where the rulebook
+    sets none). A range may still be far too long to list, say a bid up to a
+    fortune: nothing walks ``values`` whole, and ``sample`` lists a few.
     """
-
-    # How many values an open-ended amount lists for bots and the command palette;
-    # any larger multiple of ``step`` is just as legal.
-    OPEN_LISTED: ClassVar[int] = 11
 
     action_type: str
     label: str
     min: int
-    max: int | None
+    max: int
     step: int = 1
     default: int | None = None
     # What is counted: "$" for money (shown before the number), else a plural word
@@ -235,12 +233,10 @@ class AmountInput:
     unit: str = "$"
 
     def values(self) -> range:
-        """Every legal value, or for an open-ended amount the first ``OPEN_LISTED`` of them:
-        the values offered to choose from (the random bot's pick, the search's
-        candidates). A range is made at once however long it is, and indexed and
-        sliced as quickly; never list it whole."""
-        top = self.max if self.max is not None else self.min + (self.OPEN_LISTED - 1) * self.step
-        return range(self.min, top + 1, self.step)
+        """The values offered to choose from (the random bot's pick, the search's
+        candidates): here every legal one. A range is made at once however long it
+        is, and indexed and sliced as quickly; never list it whole."""
+        return range(self.min, self.max + 1, self.step)
 
     @property
     def count(self) -> int:
@@ -257,6 +253,23 @@ class AmountInput:
         if self.count <= limit:
             return list(offered)
         return [*offered[:limit - 1], offered[-1]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenAmount(AmountInput):
+    """An amount the rulebook sets no upper end to, such as New England's Bank Loans.
+
+    ``max`` is the far bound a ruling gives it (see the game's rulings), beyond any
+    game played to win, and only the low end is offered to choose from: the first
+    ``OPEN_LISTED`` values. Any other up to ``max`` is just as legal when typed (the
+    game screen shows the amount as open: "≥$0").
+    """
+
+    OPEN_LISTED: ClassVar[int] = 11
+
+    def values(self) -> range:
+        top = min(self.max, self.min + (self.OPEN_LISTED - 1) * self.step)
+        return range(self.min, top + 1, self.step)
 
 
 @dataclass(frozen=True, kw_only=True)

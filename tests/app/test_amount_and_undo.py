@@ -70,7 +70,7 @@ async def test_an_emptied_loan_field_submits_nothing() -> None:
         await pilot.press("enter")
         assert screen.session.game.record.actions == []
         assert "field is empty" in reason(screen)
-        await pilot.press("2", "0", "0", "enter")  # no upper end to Bank Loans
+        await pilot.press("2", "0", "0", "enter")  # past the listed loans: as legal
         last = screen.session.game.record.actions[-1]
         assert (last["type"], last["amount"]) == ("borrow", 200)
 
