@@ -1,20 +1,24 @@
-"""A game takes no action its own save cannot hold, and an amount's range is never walked.
+"""Amounts are bounded by the rules, and a game takes no action its own save cannot hold.
 
 A remote seat sends its actions as JSON data, so any number, text or list can
-arrive. Whatever a saved game could not hold is refused as malformed, in one
-line, before the rules are asked, and nothing changes. Bots and the command
-palette offer a few values of an amount, however long its range.
+arrive. Whatever arrives is refused (one line, nothing changed) or taken; and a
+game that took it still saves and reads back through the strict reader of
+saved games, and replays to the same state. Bots and the command palette offer
+a few values of an amount, however long its range.
 """
 
 from __future__ import annotations
 
 import copy
-from typing import Any
+import importlib
+import random
+from collections.abc import Iterator
+from typing import Any, Literal, get_args, get_origin
 
 import pytest
 
 from railgames.core.bots import RandomBot
-from railgames.core.engine import AmountInput, Game, Prompt
+from railgames.core.engine import Action, AmountInput, Game, Prompt
 from railgames.core.errors import MalformedAction, RailgamesError
 from railgames.core.record import (
     MAX_DEPTH,
@@ -26,10 +30,13 @@ from railgames.core.record import (
 )
 from railgames.core.search import Budget, SearchBot, SearchHooks
 from railgames.core.simulate import bot_players, bots_for
-from railgames.games import load_ruleset
+from railgames.games import GAMES, load_ruleset
 from railgames.games.new_england.actions import Bid, PassBid
 from railgames.games.new_england.bots import GreedyBot
 from railgames.games.new_england.state import Step
+
+# Numbers a remote seat might send: past what a record holds, and just within it.
+HUGE = [10**19, 10**20 - 1, 10**20, 10**30, -(10**30), 2**63, 2**64, 10**5000]
 
 
 def refusal(game: Game, raw: Any) -> RailgamesError:
@@ -47,6 +54,19 @@ def refusal(game: Game, raw: Any) -> RailgamesError:
     return err
 
 
+def saves_and_replays(game: Game) -> None:
+    """The whole record reads back through the strict reader and replays to the same state."""
+    again = parse_record(game.record.dump_json(), "test")
+    assert again.actions == game.record.actions
+    assert repr(Game.replay(game.ruleset, again).state) == repr(game.state)
+
+
+def holds_one(game: Game, form: dict[str, Any]) -> None:
+    """A record of this game holding only ``form`` reads back through the strict reader."""
+    one = game.record.model_copy(update={"actions": [form]})
+    assert parse_record(one.dump_json(), "test").actions == [form]
+
+
 def random_game(game_id: str, players: int, seed: int) -> tuple[Game, list[Any]]:
     rules = load_ruleset(game_id)
     game = Game.new(rules, bot_players(players, "random"), seed)
@@ -62,6 +82,39 @@ def play_to(game: Game, bots: list[Any], wanted: Any) -> Prompt:
             return prompt
         game.apply(bots[prompt.seat].choose(game.ruleset, game.view(prompt.seat), prompt))
     raise AssertionError("the wanted moment never came")
+
+
+# ------------------------------------------------------------ (a) too large an amount
+AMOUNTS = [  # game, the amount's action, what the rules say of one past its upper end
+    ("new-england", "borrow", ("may borrow at most",)),
+    ("new-england", "retire", ("owes only", "retiring")),
+    ("new-england", "bid", ("needs",)),
+    ("steel-driver", "bid", ("needs",)),
+    ("railways-of-the-world", "bid", ("bids stop at $1,000,000,000",)),
+    ("american-rails", "bid", ("needs",)),
+]
+
+
+@pytest.mark.parametrize(("game_id", "kind", "why"), AMOUNTS, ids=[f"{g}-{k}" for g, k, _ in AMOUNTS])
+def test_an_amount_past_its_upper_end_sent_as_data_is_refused(game_id: str, kind: str,
+                                                             why: tuple[str, ...]) -> None:
+    game, bots = random_game(game_id, 3, 7)
+    prompt = play_to(game, bots, lambda p: p.amount is not None and p.amount.action_type == kind
+                     and p.amount.count > 0)
+    amount = prompt.amount
+    assert amount is not None
+    # The prompt's upper end is the rules' own: the value there is legal, one step past is not.
+    top = {"type": kind, "seat": prompt.seat, "amount": amount.max}
+    assert game.check(top).amount == amount.max
+    err = refusal(game, {**top, "amount": amount.max + amount.step})
+    assert any(w in err.reason for w in why), err.reason
+    err = refusal(game, {**top, "amount": 10**19})  # a number a saved game could hold
+    assert any(w in err.reason for w in why), err.reason
+    err = refusal(game, {**top, "amount": 10**30})  # one it could not
+    assert type(err) is MalformedAction
+    assert err.reason.endswith("field 'amount' is a number of 31 digits (at most 20)")
+    game.apply(top)
+    saves_and_replays(game)
 
 
 def test_a_paris_connection_count_or_hex_past_a_saved_game_is_malformed() -> None:
@@ -119,6 +172,50 @@ def test_the_limits_are_the_saved_game_reader_s_own() -> None:
     assert [action_problem(f) is None for f in forms] == [True, True] + [False] * 6
 
 
+# ------------------------------------------------------------ (b) every action taken reads back
+def _far_values(amount: AmountInput) -> list[int]:
+    return [amount.max, amount.max + amount.step, *(10**k for k in (3, 6, 9, 12, 19, 25, 30))]
+
+
+def _seeds() -> Iterator[tuple[str, int, int]]:
+    for game_id in sorted(GAMES):
+        rules = load_ruleset(game_id)
+        for players in (rules.min_players, rules.max_players):
+            for seed in (1, 2):
+                yield game_id, players, seed
+
+
+@pytest.mark.parametrize(("game_id", "players", "seed"), list(_seeds()),
+                         ids=[f"{g}-{n}p-seed{s}" for g, n, s in _seeds()])
+def test_every_action_a_game_takes_reads_back_from_its_save(game_id: str, players: int,
+                                                            seed: int) -> None:
+    """Seeded random games whose seats send every move as data, one in four of their
+    amounts anywhere from the top of the range to thirty digits: each action taken is
+    one a saved game holds, and the whole record reads back and replays to the same state."""
+    game, bots = random_game(game_id, players, seed)
+    far = random.Random(seed)
+    taken = 0
+    while not game.is_over():
+        prompt = game.prompt()
+        assert prompt is not None
+        raw: dict[str, Any] = bots[prompt.seat].choose(game.ruleset, game.view(prompt.seat),
+                                                       prompt).model_dump(mode="json")
+        if prompt.amount is not None and far.random() < 0.25:
+            value = far.choice(_far_values(prompt.amount))
+            try:
+                game.apply({"type": prompt.amount.action_type, "seat": prompt.seat,
+                            "amount": value})
+                taken += 1
+            except RailgamesError:
+                game.apply(raw)
+        else:
+            game.apply(raw)
+        holds_one(game, game.record.actions[-1])
+    saves_and_replays(game)
+    if game_id in ("new-england", "railways-of-the-world"):
+        assert taken, "no far amount was ever taken: the test would prove nothing"
+
+
 # ------------------------------------------------------------ (c) bots and a huge range
 def rich_bidder() -> tuple[Game, Prompt]:
     """A New England auction whose bidder holds $10,000,000,000,000,000,000 (a test
@@ -173,6 +270,106 @@ def test_an_amount_of_any_range_lists_a_few_values() -> None:
     for seed in range(20):
         value = RandomBot(seed).choose(rules, None, wide).amount
         assert 1 <= value <= 10**30
+
+
+# ------------------------------------------------------------ (d) huge numbers everywhere
+def _numeric_slots(form: dict[str, Any]) -> Iterator[tuple[str, int | None]]:
+    """(field, None) for each whole-number field, (field, i) for each number in a list."""
+    for key, value in form.items():
+        if type(value) is int:
+            yield key, None
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                if type(item) is int:
+                    yield key, i
+
+
+def _template(cls: type[Action], seat: int) -> dict[str, Any]:
+    """An action of ``cls`` made up field by field: whole numbers 1, pairs [1, 1], choices
+    their first, texts an id of no game, lists of them. The rules refuse most of these;
+    what matters is where the numbers are."""
+    out: dict[str, Any] = {}
+    for name, info in cls.model_fields.items():
+        kind = info.annotation
+        if name == "seat":
+            out[name] = seat
+        elif get_origin(kind) is Literal:
+            out[name] = get_args(kind)[0]
+        elif kind is int or kind is bool:
+            out[name] = kind(1)
+        elif kind == tuple[int, int]:
+            out[name] = [1, 1]
+        elif get_origin(kind) in (list, tuple):
+            out[name] = ["ZZZ", "ZZZ"]
+        else:
+            out[name] = "ZZZ"
+    return out
+
+
+def _action_classes(game: Game) -> list[type[Action]]:
+    """Every kind of action of the game: the classes of its ``actions`` module."""
+    module = importlib.import_module(type(game.ruleset).__module__.rpartition(".")[0] + ".actions")
+    return [v for v in vars(module).values()
+            if isinstance(v, type) and issubclass(v, Action) and v is not Action]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_huge_numbers_in_every_field_of_every_action_are_refused_or_saved(game_id: str) -> None:
+    """As a remote seat could: every whole number of every action the game knows (the
+    legal ones of the moment, and one of each kind made up), replaced by each of
+    ``HUGE``, at steps all through a seeded game."""
+    game, bots = random_game(game_id, 3, 11)
+    classes = _action_classes(game)
+    assert len(classes) >= 3
+    tried: set[tuple[str, str]] = set()
+    step = tries = 0
+    while not game.is_over():
+        prompt = game.prompt()
+        assert prompt is not None
+        if step % 17 == 0 or (prompt.amount is not None and step % 3 == 0):
+            tries += 1
+            forms = [c.model_dump(mode="json") for c in list(prompt.choices)[:3]]
+            forms += [_template(cls, prompt.seat) for cls in classes]
+            if prompt.amount is not None:
+                forms.append({"type": prompt.amount.action_type, "seat": prompt.seat,
+                              "amount": prompt.amount.min})
+            # The state is compared once in a while (a copy costs more than all the tries).
+            state = copy.deepcopy(game.state) if tries % 8 == 1 else None
+            count, last = len(game.record.actions), copy.deepcopy(game.record.actions[-1:])
+            for form in forms:
+                for key, index in _numeric_slots(form):
+                    tried.add((form["type"], key))
+                    for value in HUGE:
+                        raw = {k: list(v) if isinstance(v, list) else v for k, v in form.items()}
+                        if index is None:
+                            raw[key] = value
+                        else:
+                            raw[key][index] = value
+                        _refused_or_saved(game, raw)
+            assert len(game.record.actions) == count and game.record.actions[-1:] == last
+            assert state is None or game.state == state
+        game.apply(bots[prompt.seat].choose(game.ruleset, game.view(prompt.seat), prompt))
+        step += 1
+    fields = {(cls.model_fields["type"].default, name) for cls in classes
+              for name, info in cls.model_fields.items()
+              if info.annotation in (int, tuple[int, int]) or name == "count"}
+    assert fields <= tried, fields - tried  # every number of every kind of action was tried
+
+
+def _refused_or_saved(game: Game, raw: dict[str, Any]) -> None:
+    """``raw`` is refused alike by ``check`` and ``apply`` in one line, or taken (by a
+    copy of the game) and saved, read back and replayed."""
+    try:
+        game.check(raw)
+    except RailgamesError as checked:
+        with pytest.raises(RailgamesError) as info:
+            game.apply(raw)
+        assert info.value.reason == checked.reason
+        assert "\n" not in checked.reason and len(checked.reason) < 300, checked.reason
+        return
+    taken = copy.deepcopy(game)
+    taken.apply(raw)
+    saves_and_replays(taken)
 
 
 def test_a_record_made_by_hand_with_too_large_a_loan_is_refused_naming_it() -> None:
