@@ -75,8 +75,7 @@ def auction_record(turn: int = 3, seed: int = 7, borrow: int = 0) -> Game:
         if not borrow or game.state.turn != turn:
             return None
         if game.state.step is Step.LOANS:
-            top = prompt.amount.max  # None: Bank Loans have no upper end
-            amount = max(prompt.amount.min, borrow if top is None else min(borrow, top))
+            amount = max(prompt.amount.min, min(borrow, prompt.amount.max))
             return {"type": "borrow", "seat": prompt.seat, "amount": amount}
         if game.state.step is Step.RETIRE:
             return {"type": "retire", "seat": prompt.seat, "amount": 0}

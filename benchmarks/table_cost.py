@@ -97,7 +97,10 @@ def players(socket_path: str, tokens: list[str], code_box: Any, seed: int, stop_
             i, seat = movers[0]
             prompt = seat.prompt()
             choices = list(prompt.choices)
-            amounts = list(prompt.amount.values()) if prompt.amount is not None else []
+            amounts: list[int] = []
+            if prompt.amount is not None:  # a few of its values, however long its range
+                offered = prompt.amount.values()
+                amounts = list(offered[:20]) if len(offered) > 20 else list(offered)
             version = int(seat.table.get("version", 0))
         if choices and (not amounts or pick.random() < 0.5):
             action = pick.choice(choices).model_dump(mode="json")

@@ -35,6 +35,7 @@ from railgames.games.new_england.actions import (
     Ship,
 )
 from railgames.games.new_england.board_map import TOTAL_CUBES
+from railgames.games.new_england.rules import MAX_DEBT, MAX_SHIP_LINKS, STARTING_CASH
 from railgames.games.new_england.state import Step
 
 SETUP_CUBES = {"RUT": 1, "HAR": 1, "WOR": 1, "MAN": 1, "POR": 1, "LOW": 1, "KIN": 1, "BOS": 2, "PRO": 2}
@@ -168,18 +169,56 @@ def test_loans_come_in_ten_dollar_units(ruleset):
     game.apply(Borrow(seat=prompt.seat, amount=20))
 
 
-def test_loans_have_no_upper_limit(ruleset):
-    # The rulebook sets no limit on borrowing (docs/rulings/new-england.md, "No loan limit").
+def test_loans_go_up_to_a_debt_of_a_billion(ruleset):
+    # The rulebook sets no limit on borrowing; railgames stops at a debt no game comes near
+    # (docs/rulings/new-england.md, "Loan limit").
     game = start_game(ruleset, 3)
     seat = prompt_seat(game)
     prompt = game.prompt()
-    assert prompt.amount.max is None
+    assert prompt.amount.max == MAX_DEBT == 1_000_000_000
+    assert list(prompt.amount.values()) == list(range(0, 101, 10))  # offered: the low end only
     game.apply(Borrow(seat=seat, amount=250))
     r = game.state.railways[seat]
     assert (r.cash, r.debt) == (260, 250)
     seat = prompt_seat(game)
     game.apply(Borrow(seat=seat, amount=10_000))
     assert game.state.railways[seat].debt == 10_000
+    seat = prompt_seat(game)
+    r = game.state.railways[seat]
+    r.cash, r.debt = 200_000_000, 999_999_000  # cash enough for the service: no loan is compulsory
+    prompt = game.prompt()
+    assert (prompt.amount.min, prompt.amount.max) == (0, 1000)
+    assert_refused(game, {"type": "borrow", "seat": seat, "amount": 1010}, IllegalAction,
+                   "may borrow at most $1,000 now")
+    game.apply(Borrow(seat=seat, amount=1000))
+    assert r.debt == MAX_DEBT
+
+
+def test_the_compulsory_loan_is_never_refused_past_the_loan_limit(ruleset):
+    game = start_game(ruleset, 3)
+    seat = prompt_seat(game)
+    r = game.state.railways[seat]
+    r.cash, r.debt = 0, MAX_DEBT
+    prompt = game.prompt()
+    low = MAX_DEBT // 4
+    assert (prompt.amount.min, prompt.amount.max) == (low, low)
+    assert_refused(game, Borrow(seat=seat, amount=low + 10), IllegalAction, "at most")
+    game.apply(Borrow(seat=seat, amount=low))
+    assert r.debt == MAX_DEBT + low
+
+
+def test_the_loan_limit_is_far_beyond_all_the_money_a_game_pays_out(ruleset):
+    """What the ruling counts, from the map: every turn offers one link fewer than there
+    are players until the deck is out, then at most one more turn finishes the last link;
+    a turn's shipments (two at most per railway, five links at most each) raise income
+    by at most ten per railway; the bank pays starting cash, income and link values."""
+    links = ruleset.map.links
+    for players in range(3, 7):
+        turns = len(links) // (players - 1) + 2
+        rise = 2 * MAX_SHIP_LINKS * players
+        paid = (STARTING_CASH * players + rise * turns * (turns + 1) // 2
+                + sum(link.value for link in links))
+        assert paid < 10_000 and MAX_DEBT >= 100_000 * paid, (players, paid)
 
 
 def test_debt_service_of_a_fifth_is_paid_without_asking(ruleset):

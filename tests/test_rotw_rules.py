@@ -39,7 +39,7 @@ from railgames.games.railways_of_the_world.actions import (
     UpgradeEngine,
     Urbanize,
 )
-from railgames.games.railways_of_the_world.rules import RailwaysOfTheWorldRules
+from railgames.games.railways_of_the_world.rules import MAX_BID, RailwaysOfTheWorldRules
 from railgames.games.railways_of_the_world.state import Railroad, RotwState, Step
 
 
@@ -222,13 +222,23 @@ def test_variant_pass_pays_half_sets_the_whole_order(east: RailwaysOfTheWorldRul
     assert [p.spent for p in state.players] == [1000, 2000, 0, 5000]
 
 
-def test_the_bid_prompt_lists_a_window_but_higher_bids_are_legal(
-        mexico: RailwaysOfTheWorldRules) -> None:
+def test_bids_go_up_to_a_billion(mexico: RailwaysOfTheWorldRules) -> None:
+    # docs/rulings/railways-of-the-world.md, "Bids stop at a billion": bots and the
+    # palette are offered a window of bids; higher ones are legal up to the cap.
     game = start_game(mexico)
     prompt = game.prompt()
     assert prompt is not None and prompt.amount is not None
     assert prompt.amount.min == 1000 and prompt.amount.step == 1000
-    game.apply(Bid(seat=0, amount=prompt.amount.max + 10_000))
+    assert prompt.amount.max == MAX_BID == 1_000_000_000
+    assert list(prompt.amount.values()) == list(range(1000, 21_001, 1000))
+    game.apply(Bid(seat=0, amount=prompt.amount.values()[-1] + 10_000))
+    assert_refused(game, {"type": "bid", "seat": 1, "amount": MAX_BID + 1000}, IllegalAction,
+                   "bids stop at $1,000,000,000")
+    game.apply(Bid(seat=1, amount=MAX_BID))
+    prompt = game.prompt()
+    assert prompt is not None and prompt.amount is None  # nothing tops it: pass is all there is
+    assert prompt.choices == [PassBid(seat=2)]
+    assert_refused(game, Bid(seat=2, amount=MAX_BID), IllegalAction, "at least")
 
 
 # ================================================================ a turn

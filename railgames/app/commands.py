@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+# The most values of an amount the palette lists: the lowest, and the highest.
 MAX_AMOUNTS = 40
 
 
@@ -24,10 +25,7 @@ class GameCommands(Provider):
                 out.append((screen.ui.describe(state, action, names), partial(screen.submit, action),
                             prompt.step))
             if prompt.amount is not None:
-                values = list(prompt.amount.values())
-                if len(values) > MAX_AMOUNTS:
-                    values = values[:MAX_AMOUNTS]
-                for v in values:
+                for v in prompt.amount.sample(MAX_AMOUNTS):
                     raw = screen.ui.amount_action(prompt, v)
                     action = session.ruleset.parse_action(raw)
                     out.append((screen.ui.describe(state, action, names), partial(screen.submit, raw),

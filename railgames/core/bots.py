@@ -32,15 +32,17 @@ class RandomBot:
     def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
         # Only the number of choices and the one picked are needed (the draw is
         # ``rng.choice``'s, of the choices with the amount after them): a prompt's
-        # ``Choices`` is never listed in full for it.
+        # ``Choices`` is never listed in full for it. An amount's value is drawn by
+        # its index, as ``rng.choice`` draws from a list, however many values there
+        # are (``len`` of a range stops at 2**63).
         choices = prompt.choices
         amount = prompt.amount
-        if amount is not None and not (amount.max is None or amount.min <= amount.max):
+        if amount is not None and amount.count == 0:
             amount = None
         pick = self.rng.choice(choices if amount is None else _Then(choices, amount))
         if pick is amount:
             assert amount is not None
-            value = self.rng.choice(amount.values())
+            value = amount.values()[self.rng.randrange(amount.count)]
             return ruleset.action_adapter.validate_python(
                 {"type": amount.action_type, "seat": prompt.seat, "amount": value}
             )

@@ -22,7 +22,12 @@ from railgames.core.errors import IllegalAction, MalformedAction, RecordError, R
 from railgames.core.events import SETUP, Event, EventLog
 from railgames.core.map_pins import map_digest
 from railgames.core.maps import BaseMap
-from railgames.core.record import GameRecord, PlayerSpec, describe_validation_error
+from railgames.core.record import (
+    GameRecord,
+    PlayerSpec,
+    action_problem,
+    describe_validation_error,
+)
 from railgames.core.rng import Chance
 
 _REQUIRED = object()
@@ -200,23 +205,27 @@ class Choices(Sequence[Any]):
         return (list, (self.as_list(),))
 
 
+# The most values of an amount ``Ruleset.legal_actions`` lists.
+LEGAL_AMOUNTS = 1000
+
+
 # Prompts, amounts and results are made by the rules on every step and never come
 # from outside, so they are plain data: a pydantic model would check them again.
 @dataclass(frozen=True, kw_only=True)
 class AmountInput:
     """An expected number, rather than a list: a bid, a loan.
 
-    ``max`` is None when the rules set no upper end (New England's Bank Loans).
+    The legal values are ``min`` to ``max`` in steps of ``step``, and the rules
+    refuse any other. Every amount has an upper end, so that every action a game
+    takes is one its saved game can hold (see ``OpenAmount`` where the rulebook
+    sets none). A range may still be far too long to list, say a bid up to a
+    fortune: nothing walks ``values`` whole, and ``sample`` lists a few.
     """
-
-    # How many values an open-ended amount lists for bots and the command palette;
-    # any larger multiple of ``step`` is just as legal.
-    OPEN_LISTED: ClassVar[int] = 11
 
     action_type: str
     label: str
     min: int
-    max: int | None
+    max: int
     step: int = 1
     default: int | None = None
     # What is counted: "$" for money (shown before the number), else a plural word
@@ -224,8 +233,42 @@ class AmountInput:
     unit: str = "$"
 
     def values(self) -> range:
-        """Every legal value, or for an open-ended amount the first ``OPEN_LISTED`` of them."""
-        top = self.max if self.max is not None else self.min + (self.OPEN_LISTED - 1) * self.step
+        """The values offered to choose from (the random bot's pick, the search's
+        candidates): here every legal one. A range is made at once however long it
+        is, and indexed and sliced as quickly; never list it whole."""
+        return range(self.min, self.max + 1, self.step)
+
+    @property
+    def count(self) -> int:
+        """How many values ``values`` offers (0 when none is legal). ``len`` of a range
+        fails past 2**63 values; this does not."""
+        offered = self.values()
+        return max(0, (offered.stop - offered.start + offered.step - 1) // offered.step)
+
+    def sample(self, limit: int) -> list[int]:
+        """At most ``limit`` (2 or more) of the values offered, for a list a person or a
+        test reads: all of them when there are no more, else the first ``limit - 1``
+        and the last."""
+        offered = self.values()
+        if self.count <= limit:
+            return list(offered)
+        return [*offered[:limit - 1], offered[-1]]
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenAmount(AmountInput):
+    """An amount the rulebook sets no upper end to, such as New England's Bank Loans.
+
+    ``max`` is the far bound a ruling gives it (see the game's rulings), beyond any
+    game played to win, and only the low end is offered to choose from: the first
+    ``OPEN_LISTED`` values. Any other up to ``max`` is just as legal when typed (the
+    game screen shows the amount as open: "≥$0").
+    """
+
+    OPEN_LISTED: ClassVar[int] = 11
+
+    def values(self) -> range:
+        top = min(self.max, self.min + (self.OPEN_LISTED - 1) * self.step)
         return range(self.min, top + 1, self.step)
 
 
@@ -370,6 +413,8 @@ class Ruleset(ABC, Generic[S]):
 
     # --- shared by every game
     def legal_actions(self, state: S) -> list[Any]:
+        """The prompt's choices, then its amount's values: every one where there are at
+        most ``LEGAL_AMOUNTS``, else that many of them (``AmountInput.sample``)."""
         prompt = self.prompt(state)
         if prompt is None:
             return []
@@ -378,7 +423,7 @@ class Ruleset(ABC, Generic[S]):
             make = self.action_adapter.validate_python
             actions.extend(
                 make({"type": prompt.amount.action_type, "seat": prompt.seat, "amount": v})
-                for v in prompt.amount.values()
+                for v in prompt.amount.sample(LEGAL_AMOUNTS)
             )
         return actions
 
@@ -395,6 +440,11 @@ class Ruleset(ABC, Generic[S]):
                 return self.action_adapter.validate_python(raw.model_dump())
             except ValidationError as exc:
                 raise MalformedAction(f"not a {self.title} action: {describe_validation_error(exc)}") from None
+        # Held to a saved game's limits first: no number, text or nesting it could not
+        # read back gets as far as being played (or as far as json, which recurses).
+        problem = action_problem(raw)
+        if problem is not None:
+            raise MalformedAction(f"not a {self.title} action a saved game can hold: {problem}")
         try:
             text = json.dumps(raw, allow_nan=False)
         except (TypeError, ValueError):
@@ -651,7 +701,19 @@ class Game:
 
     def check(self, raw: Mapping[str, Any] | Action, *, recorded: bool = False) -> Any:
         """Parse and validate without applying; returns the parsed action."""
+        return self._checked(raw, recorded)[0]
+
+    def _checked(self, raw: Mapping[str, Any] | Action, recorded: bool) -> tuple[Any, dict[str, Any]]:
+        """The parsed and validated action, and the form the record keeps of it: one a
+        saved game can hold, or the action is refused as malformed. Data is held to
+        those limits as it comes (``parse_action``), and what it reads as is held to
+        them here: a record's action reads as it is written, so it is not again."""
         action = self.ruleset.parse_action(raw, recorded=recorded)
+        form: dict[str, Any] = action.model_dump(mode="json")
+        problem = None if recorded and not isinstance(raw, Action) else action_problem(form)
+        if problem is not None:
+            raise MalformedAction(f"not a {self.ruleset.title} action a saved game can hold: "
+                                  f"{problem}")
         self.ruleset.check_references(action)
         seat = self.ruleset.to_move(self.state)
         if seat is None:
@@ -663,18 +725,20 @@ class Game:
                 f"it is {self.players[seat].name}'s turn, not {self.players[action.seat].name}'s"
             )
         self.ruleset.validate(self.state, action)
-        return action
+        return action, form
 
     # --- the one way state changes
     def apply(self, raw: Mapping[str, Any] | Action, *, recorded: bool = False) -> list[Event]:
         listed = self._listed(raw)
-        action: Any = raw if listed else self.check(raw, recorded=recorded)
+        if listed:
+            action: Any = raw
+        else:
+            action, form = self._checked(raw, recorded)
         self._prompted = None
         log = self.ruleset.log_of(self.state)
         start = len(log)
         self.ruleset.execute(self.state, action, EventLog(log, len(self.record.actions)))
-        self.record.actions.append(_record_form(action) if listed
-                                   else action.model_dump(mode="json"))
+        self.record.actions.append(_record_form(action) if listed else form)
         return log[start:]
 
     # --- undo: replay without the taken-back actions, within the rules of taking back

@@ -131,30 +131,94 @@ def _parse_constant(name: str) -> Any:
     raise _Refused(f"'{name}', which is not a number JSON allows")
 
 
-def check_shape(raw: Any) -> str | None:
-    """The first place where the JSON goes past a limit, or None. Never recurses."""
-    stack: list[tuple[Any, str, int]] = [(raw, "", 0)]
-    while stack:
-        value, where, depth = stack.pop()
-        label = f"field '{where}'" if where else "the top level"
-        if depth > MAX_DEPTH:
-            return f"{label} is nested {depth} levels deep (at most {MAX_DEPTH})"
-        if isinstance(value, str):
-            if len(value) > MAX_STRING:
-                return f"{label} is a text of {len(value)} characters (at most {MAX_STRING})"
-        elif isinstance(value, dict):
-            if len(value) > MAX_ITEMS:
-                return f"{label} has {len(value)} fields (at most {MAX_ITEMS})"
-            for key, item in value.items():
-                if len(key) > MAX_STRING:
-                    return f"{label} has a field name of {len(key)} characters"
-                stack.append((item, f"{where}.{key}" if where else key, depth + 1))
-        elif isinstance(value, list):
-            limit = MAX_ACTIONS if where == "actions" else MAX_ITEMS
-            if len(value) > limit:
-                return f"{label} has {len(value)} items (at most {limit})"
-            stack.extend((item, f"{where}.{i}", depth + 1) for i, item in enumerate(value))
+# Where an action's fields sit in a record: the record, its list of actions, the action.
+ACTION_DEPTH = 2
+# The smallest whole number with more digits than a record may hold.
+_TOO_MANY_DIGITS = 10**MAX_INT_DIGITS
+
+
+def _label(path: tuple[Any, ...], top: str) -> str:
+    return f"field '{'.'.join(map(str, path))}'" if path else top
+
+
+def _scalar_problem(value: Any) -> str | None:
+    """What puts a number or a text past the limits ("a number of 31 digits (at most 20)"),
+    or None (also for anything that is neither)."""
+    if type(value) is int:
+        if -_TOO_MANY_DIGITS < value < _TOO_MANY_DIGITS:
+            return None
+        # str() of a number of thousands of digits is refused by Python itself
+        digits = f"{len(str(abs(value)))}" if value.bit_length() < 10_000 else "thousands of"
+        return f"a number of {digits} digits (at most {MAX_INT_DIGITS})"
+    if type(value) is float:
+        if math.isfinite(value) and len(repr(value)) <= MAX_INT_DIGITS + 10:
+            return None
+        return f"{value!r}, not a number a saved game holds"
+    if isinstance(value, str) and len(value) > MAX_STRING:
+        return f"a text of {len(value)} characters (at most {MAX_STRING})"
     return None
+
+
+def check_shape(raw: Any, top: str = "the top level", depth: int = 0) -> str | None:
+    """The first place where JSON data goes past a limit, or None. Never recurses.
+
+    ``raw`` is a whole record (``depth`` 0), or a part of one found ``depth`` levels
+    down: then ``top`` names it in the message. Numbers and texts are held to the
+    limits the JSON reader applies as it reads, so data made in Python can be
+    checked too: tuples count as the lists JSON writes them as. Plain values
+    within limits are passed over where they stand (an action is checked on every
+    move, and a replay checks every action of the record).
+    """
+    stack: list[tuple[Any, tuple[Any, ...], int]] = [(raw, (), depth)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            return f"{_label(path, top)} is nested {depth} levels deep (at most {MAX_DEPTH})"
+        items: Any
+        if isinstance(value, dict):
+            if len(value) > MAX_ITEMS:
+                return f"{_label(path, top)} has {len(value)} fields (at most {MAX_ITEMS})"
+            for key in value:
+                if isinstance(key, str) and len(key) > MAX_STRING:
+                    return f"{_label(path, top)} has a field name of {len(key)} characters"
+            items = value.items()
+        elif isinstance(value, list | tuple):
+            limit = MAX_ACTIONS if depth == 1 and path == ("actions",) else MAX_ITEMS
+            if len(value) > limit:
+                return f"{_label(path, top)} has {len(value)} items (at most {limit})"
+            items = enumerate(value)
+        else:
+            problem = _scalar_problem(value)
+            if problem is not None:
+                return f"{_label(path, top)} is {problem}"
+            continue
+        deeper = depth + 1
+        plain_here, plain_below = deeper <= MAX_DEPTH, deeper < MAX_DEPTH
+        for key, item in items:
+            kind = type(item)
+            if plain_here and (_plain(item) or (
+                    plain_below and (kind is list or kind is tuple) and len(item) <= MAX_ITEMS
+                    and all(map(_plain, item)))):
+                continue
+            stack.append((item, (*path, key), deeper))
+    return None
+
+
+def _plain(value: Any) -> bool:
+    """A number, a text, true, false or null within limits."""
+    kind = type(value)
+    return ((kind is int and -_TOO_MANY_DIGITS < value < _TOO_MANY_DIGITS)
+            or (kind is str and len(value) <= MAX_STRING) or kind is bool or value is None)
+
+
+def action_problem(raw: Any) -> str | None:
+    """Why a saved game could not hold ``raw`` (an action as JSON data) among its
+    actions: the first thing in it past a limit of ``parse_record``; None if nothing is.
+
+    The rules refuse such an action before anything else, so that no game ever
+    takes a move its own save could not be read back with.
+    """
+    return check_shape(raw, "the action", ACTION_DEPTH)
 
 
 def _from_format_1(raw: dict[str, Any]) -> dict[str, Any]:

@@ -149,7 +149,7 @@ class SearchHooks:
         Bids and loans are made a little at a time, so the low end is where the
         choice lies; a game with other needs overrides this.
         """
-        values = amount.values()
+        values = amount.values()[:4]  # a slice of a range: never the whole of a long one
         return [v for i, v in enumerate(values) if i in (0, 1, 3)]
 
     def amount_actions(self, prompt: Prompt, values: Sequence[int]) -> list[Any]:

@@ -1,9 +1,14 @@
-"""Amount fields submit what they show; undo against bots takes back a whole round of replies."""
+"""Amount fields submit what they show, in a range of any length; undo against bots takes
+back a whole round of replies."""
 
 from __future__ import annotations
 
+import copy
 import re
 
+from textual.app import App, ComposeResult
+
+from railgames.app.commands import MAX_AMOUNTS, GameCommands
 from railgames.app.main import RailgamesApp
 from railgames.app.screens.game import GameScreen
 from railgames.app.widgets.amount import AmountBox
@@ -65,9 +70,59 @@ async def test_an_emptied_loan_field_submits_nothing() -> None:
         await pilot.press("enter")
         assert screen.session.game.record.actions == []
         assert "field is empty" in reason(screen)
-        await pilot.press("2", "0", "0", "enter")  # no upper end to Bank Loans
+        await pilot.press("2", "0", "0", "enter")  # past the listed loans: as legal
         last = screen.session.game.record.actions[-1]
         assert (last["type"], last["amount"]) == ("borrow", 200)
+
+
+@run_async
+async def test_the_command_palette_lists_a_few_of_a_fortune_s_bids() -> None:
+    app = three_humans()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter", "enter", "enter")  # three players take no loan
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and screen.session.state.step is Step.AUCTION
+        game = screen.session.game
+        # A test position: the bidder holds $10,000,000,000,000,000,000 (no loan is that large).
+        state = copy.deepcopy(game.state)
+        state.railways[state.auction.to_act].cash = 10**19
+        game.state = state
+        texts = [text for text, _, _ in GameCommands(screen)._commands()]
+        bids = [t for t in texts if t.startswith("Bid $")]
+        assert len(bids) == MAX_AMOUNTS
+        assert bids[:2] == ["Bid $1", "Bid $2"] and bids[-1] == f"Bid ${10**19}"
+        assert any(t.startswith("Pass") for t in texts) and "Save the game now" in texts
+
+
+class OneAmount(App[None]):
+    """An amount field alone, keeping what it submits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.submitted: list[int | None] = []
+
+    def compose(self) -> ComposeResult:
+        yield AmountBox()
+
+    def on_amount_box_submitted(self, event: AmountBox.Submitted) -> None:
+        self.submitted.append(event.value)
+
+
+@run_async
+async def test_the_amount_field_steps_and_submits_in_a_range_of_any_length() -> None:
+    app = OneAmount()
+    async with app.run_test(size=(100, 5)) as pilot:
+        box = app.query_one(AmountBox)
+        box.configure("Bid", 1, 10**30, 1, 1)
+        box.focus()
+        await pilot.press("pageup", "pageup", "plus", "enter")
+        assert app.submitted == [22]
+        assert f"$1–${10**30}" in box.render().plain
+        huge, step = 10**29, 10**28
+        box.configure("Bid", huge, huge + 15 * step, step, huge)
+        await pilot.press("plus", "enter", "pagedown", "pagedown", "enter", "pageup", "pageup",
+                          "enter")
+        assert app.submitted[1:] == [huge + step, huge, huge + 15 * step]  # held within the range
 
 
 def ann_and_two_bots(game: str, seed: int) -> RailgamesApp:

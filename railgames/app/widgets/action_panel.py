@@ -21,7 +21,7 @@ from railgames.app.gameui import Choice, GameUI, Highlight
 from railgames.app.layout_once import ChoiceList
 from railgames.app.widgets.amount import AmountBox
 from railgames.app.widgets.quiet import QuietStatic
-from railgames.core.engine import Prompt
+from railgames.core.engine import OpenAmount, Prompt
 
 
 class StepButton(Button, can_focus=False):
@@ -105,7 +105,10 @@ class ActionPanel(Vertical):
         if prompt.amount is not None:
             a = prompt.amount
             amount_row.remove_class("hidden")
-            self.query_one(AmountBox).configure(a.label, a.min, a.max, a.step, a.default,
+            # An amount the rulebook leaves open is shown open ("≥$0"): its upper end is
+            # only a ruling's far bound, which the rules name if it is ever typed.
+            high = None if isinstance(a, OpenAmount) else a.max
+            self.query_one(AmountBox).configure(a.label, a.min, high, a.step, a.default,
                                                 a.unit)
             self.query_one("#ap-ok", Button).label = a.label
         else:

@@ -15,7 +15,7 @@ from itertools import compress
 from typing import Any, ClassVar
 
 from railgames.core.auctions import next_bidder
-from railgames.core.engine import AmountInput, Prompt, Result, Ruleset
+from railgames.core.engine import AmountInput, OpenAmount, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.record import GameRecord
@@ -46,6 +46,9 @@ MAX_SHIP_LINKS = 5
 PATHS_KEPT = 64  # sets of built links whose shipping paths are kept
 PATH_LINKS_KEPT = 50_000  # paths whose links income_split keeps
 STARTING_CASH = 10
+# Ruling "loan limit": no railway borrows past this debt by its own choice, a sum far
+# beyond all the money a whole game pays out (docs/rulings/new-england.md).
+MAX_DEBT = 1_000_000_000
 
 
 def service_due(debt: int) -> int:
@@ -59,6 +62,12 @@ def compulsory_borrowing(cash: int, debt: int) -> int:
         return 0
     units = -(-deficit // (4 * LOAN_UNIT))
     return units * LOAN_UNIT
+
+
+def largest_loan(cash: int, debt: int) -> int:
+    """The most a railway may borrow now: up to a debt of ``MAX_DEBT``, or the
+    compulsory loan where that is more (the rulebook's own loans are never refused)."""
+    return max(compulsory_borrowing(cash, debt), (MAX_DEBT - debt) // LOAN_UNIT * LOAN_UNIT)
 
 
 class NewEnglandRules(Ruleset[NEState]):
@@ -220,9 +229,10 @@ class NewEnglandRules(Ruleset[NEState]):
                         f"the ${service_due(r.debt)} debt service otherwise")
             return Prompt(
                 seat=seat, step="Acquire Bank Loans", text=text,
-                # Ruling "no loan limit": the rulebook sets none, so the amount has no upper end.
-                amount=AmountInput(action_type="borrow", label="Borrow", min=low,
-                                   max=None, step=LOAN_UNIT, default=low),
+                # Ruling "loan limit": the rulebook sets none; the far one of the ruling is the
+                # amount's upper end, and only its low end is offered to bots and the palette.
+                amount=OpenAmount(action_type="borrow", label="Borrow", min=low,
+                                  max=largest_loan(r.cash, r.debt), step=LOAN_UNIT, default=low),
                 help=f"Loans come in $10 units. Service of 20% is due next (${due} after this loan).",
             )
         if step is Step.RETIRE:
@@ -433,6 +443,11 @@ class NewEnglandRules(Ruleset[NEState]):
                 raise IllegalAction(
                     f"{r.name} must borrow at least ${low}: with ${r.cash} cash and ${r.debt} "
                     f"of debt the coming service could not be paid")
+            top = largest_loan(r.cash, r.debt)
+            if action.amount > top:
+                raise IllegalAction(
+                    f"{r.name} may borrow at most ${top:,} now: no railway may choose to owe "
+                    f"more than ${MAX_DEBT:,}, far more than a whole game pays out")
         elif isinstance(action, Retire):
             self._expect(step, Step.RETIRE, "retire debt")
             if action.amount % LOAN_UNIT:

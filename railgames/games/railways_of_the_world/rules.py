@@ -10,7 +10,7 @@ docs/rulings/railways-of-the-world.md; comments below name them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from itertools import chain, compress, repeat
 from operator import attrgetter, le, ne
 from typing import Any, ClassVar
@@ -20,6 +20,7 @@ from railgames.core.engine import (
     AmountInput,
     Choices,
     Interned,
+    OpenAmount,
     Prompt,
     Result,
     Ruleset,
@@ -68,7 +69,10 @@ TERRAIN_COST = {"open": 2000, "water": 3000, "mountain": 4000}
 RIDGE_COST = 4000
 ROUNDS = 3
 TRACKS_PER_HEX = 2  # a hex holds one track, or two crossing
-BID_WINDOW = 20_000  # how far above the lowest bid the prompt's range reaches
+BID_WINDOW = 20_000  # how far above the lowest bid the bids offered to bots and the palette reach
+# Ruling "bids stop at a billion": no bid is higher, a sum whose bonds would cost far more
+# points than any player can score (docs/rulings/railways-of-the-world.md).
+MAX_BID = 1_000_000_000
 _BUILD_RULES = (R.BUILD,)
 _BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 _END_OF = attrgetter("end")
@@ -232,15 +236,25 @@ def _prompt(seat: int, step: str, text: str, choices: list[Any] | Choices, amoun
     return prompt
 
 
+@dataclass(frozen=True, kw_only=True)
+class BidAmount(OpenAmount):
+    """A bid: legal up to ``MAX_BID``; the bids offered reach ``BID_WINDOW`` above the lowest."""
+
+    OPEN_LISTED: ClassVar[int] = BID_WINDOW // BID_STEP + 1
+
+
 # The bids' AmountInput by their lowest: every auction asks for the same few (frozen, so shared).
 _BID_AMOUNTS: dict[int, AmountInput] = {}
 
 
-def _bid_amount(low: int) -> AmountInput:
+def _bid_amount(low: int) -> AmountInput | None:
+    """The amount of a bid of ``low`` or more; None when even ``low`` is past ``MAX_BID``."""
+    if low > MAX_BID:
+        return None
     amount = _BID_AMOUNTS.get(low)
     if amount is None:
-        amount = AmountInput(action_type="bid", label="Bid", min=low, max=low + BID_WINDOW,
-                             step=BID_STEP, default=low)
+        amount = BidAmount(action_type="bid", label="Bid", min=low, max=MAX_BID,
+                           step=BID_STEP, default=low)
         if len(_BID_AMOUNTS) < 1000:
             _BID_AMOUNTS[low] = amount
     return amount
@@ -1040,6 +1054,9 @@ class RailwaysOfTheWorldRules(Ruleset[RotwState]):
                     return f"a bid must be at least {money(low)}"
                 if a.amount % BID_STEP:
                     return f"bids are in whole thousands of dollars, not {money(a.amount)}"
+                if a.amount > MAX_BID:
+                    return (f"bids stop at {money(MAX_BID)}: the bonds to pay more would cost "
+                            "far more points than anyone can score")
             return None
         if step is Step.AUCTION:
             return "the auction for the First Player marker comes first: bid or pass"
