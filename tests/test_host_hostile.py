@@ -253,6 +253,10 @@ def test_a_flood_of_keys_and_an_unread_screen_hold_no_one_up(
             for _ in range(50):  # 5 MB of keys, as fast as the connection takes them
                 chan.write(os.urandom(100_000))
                 await asyncio.sleep(0)
+            # Once keys are dropped the host takes at most a window (256 kB) each quarter
+            # second: a second later most of the flood still waits on eve's side.
+            await asyncio.sleep(1.0)
+            assert chan.get_write_buffer_size() > 2_000_000
             for _ in range(20):
                 await answers(ann)
                 assert len(eve.inbox) <= 4096

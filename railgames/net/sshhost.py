@@ -379,7 +379,7 @@ class HostConnection(asyncssh.SSHServer):
             event("refused", peer=self.peer, user=name, reason=refusal)
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                             f"railgames: {refusal}")
-        chan = self.conn.create_server_channel(encoding=None)
+        chan = self.conn.create_server_channel(encoding=None, window=SESSION_WINDOW)
         chan.__class__ = SessionChannel  # the same channel, with two handlers of its own
         return chan, session
 
@@ -413,6 +413,11 @@ OUTPUT_HIGH_WATER = 64 * 1024
 # Keys dropped within this many seconds of the last ones dropped are the same flood
 # (logged once).
 DROP_EPISODE = 10.0
+# A session channel's receive window, and how long its input is left unread once keys
+# had to be dropped: a client that floods is held back by SSH's own flow control (it
+# may send at most a window per pause), so the host spends little on bytes it drops.
+SESSION_WINDOW = 256 * 1024
+FLOOD_PAUSE = 0.25
 
 
 class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
@@ -448,6 +453,7 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.app_ready = False
         self.dropped = 0  # bytes dropped in all, for want of room
         self._dropped_at = -DROP_EPISODE  # when the last were
+        self._held_back = False  # the channel's input is paused for a moment (a flood)
         self._output_paused = False  # the channel holds more than OUTPUT_HIGH_WATER
         self._pty_done = False  # the app's side of the terminal is closed
         self._reading = False
@@ -705,8 +711,17 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._dropped_at = now
             self.dropped += len(data) - room
             data = data[:room]
+            if not self._held_back and self.chan is not None:
+                self._held_back = True
+                self.chan.pause_reading()
+                asyncio.get_running_loop().call_later(FLOOD_PAUSE, self._hold_no_more)
         self.inbox += data
         self._write_input()
+
+    def _hold_no_more(self) -> None:
+        self._held_back = False
+        if self.chan is not None:
+            self.chan.resume_reading()
 
     def _write_input(self) -> None:
         """As much of the held input as the app's terminal takes now; the rest when it drains."""
