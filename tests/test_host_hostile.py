@@ -78,9 +78,10 @@ class Keys:
         self.authorized.write_bytes(self.key.export_public_key())
 
     def ssh(self, port: int, *options: str) -> list[str]:
-        """The system ssh's command line up to the destination."""
+        """The system ssh's command line up to the destination (no escape character: random
+        bytes are sent as they are, never read by ssh as '~.' or '~^Z')."""
         assert SSH is not None
-        return [SSH, "-p", str(port), "-i", str(self.private), "-F", "/dev/null",
+        return [SSH, "-p", str(port), "-i", str(self.private), "-F", "/dev/null", "-e", "none",
                 "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes",
                 "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
                 "-o", "LogLevel=ERROR", "-o", "ConnectTimeout=20", *options]
@@ -232,6 +233,10 @@ def events() -> Iterator[list[dict[str, Any]]]:
     logger.setLevel(level)
 
 
+def niceness(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
 def test_a_flood_of_keys_and_an_unread_screen_hold_no_one_up(
         tmp_path: Path, keys: Keys, events: list[dict[str, Any]]) -> None:
     """Keys the app does not take are held up to the bound, the rest dropped with one line;
@@ -265,6 +270,10 @@ def test_a_flood_of_keys_and_an_unread_screen_hold_no_one_up(
                 await asyncio.sleep(0.1)
             dropped = [r for r in events if r.get("event") == "input_dropped"]
             assert len(dropped) == 1 and dropped[0]["user"] == "eve"
+            # eve's game runs at a low priority from then on; ann's does not.
+            assert eve.proc is not None and niceness(eve.proc.pid) == 10
+            assert [niceness(s.proc.pid) for s in host.sessions
+                    if s.login.name == "ann" and s.proc] == [0]
             eve_conn.abort()
             await until(lambda: len(host.sessions) == 1, "eve's session to end")
             ended = [r for r in events if r.get("event") == "session_ended"]

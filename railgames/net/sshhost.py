@@ -418,6 +418,9 @@ DROP_EPISODE = 10.0
 # may send at most a window per pause), so the host spends little on bytes it drops.
 SESSION_WINDOW = 256 * 1024
 FLOOD_PAUSE = 0.25
+# The niceness a flooding session's game runs at from then on: it may use a core nobody
+# else wants, but every other game and the host come first.
+FLOOD_NICE = 10
 
 
 class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
@@ -454,6 +457,7 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.dropped = 0  # bytes dropped in all, for want of room
         self._dropped_at = -DROP_EPISODE  # when the last were
         self._held_back = False  # the channel's input is paused for a moment (a flood)
+        self._lowered = False  # the game runs at FLOOD_NICE
         self._output_paused = False  # the channel holds more than OUTPUT_HIGH_WATER
         self._pty_done = False  # the app's side of the terminal is closed
         self._reading = False
@@ -603,6 +607,8 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             os.close(slave)
         event("session_started", user=self.login.name, peer=self.login.peer, pid=self.proc.pid,
               term=self.term, size=f"{self.size[0]}x{self.size[1]}")
+        if self.dropped:  # flooded before its game had started
+            self._lower_priority()
         self._update_io()
         self._watch = asyncio.get_running_loop().create_task(self._idle_watch())
         return True
@@ -711,12 +717,21 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._dropped_at = now
             self.dropped += len(data) - room
             data = data[:room]
+            self._lower_priority()
             if not self._held_back and self.chan is not None:
                 self._held_back = True
                 self.chan.pause_reading()
                 asyncio.get_running_loop().call_later(FLOOD_PAUSE, self._hold_no_more)
         self.inbox += data
         self._write_input()
+
+    def _lower_priority(self) -> None:
+        """A session that floods its game with keys has that game run at a low priority, so
+        the processor time it takes is time nobody else wanted (once it has a game)."""
+        if self.proc is not None and self.proc.returncode is None and not self._lowered:
+            self._lowered = True
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PGRP, self.proc.pid, FLOOD_NICE)
 
     def _hold_no_more(self) -> None:
         self._held_back = False
