@@ -33,7 +33,7 @@ from typing import Any
 
 import asyncssh
 import pytest
-from host_terminal import HostProcess, Terminal
+from host_terminal import HostProcess, OpenSshTerminal, Terminal
 
 from railgames.net.sshhost import TERMINAL_RESET, Host, HostConfig, Limits
 
@@ -445,6 +445,33 @@ def test_signal_keys_before_the_app_is_up_are_only_keys(host: HostProcess, keys:
         await none_left(host, app_pids(host), "eve gone")
 
     run(scenario)
+
+
+@pytest.mark.skipif(not OpenSshTerminal.available(),
+                    reason="needs the OpenSSH client and tmux, for a terminal as a person has it")
+def test_an_interactive_ssh_sends_no_end_of_input(tmp_path: Path) -> None:
+    """The session ends when its input ends; a person's ssh never ends it that way: in a real
+    terminal Ctrl-D (and Ctrl-C) are keys sent to the game."""
+    host = HostProcess(tmp_path / "data").start()  # the table password: ssh asks for it
+
+    async def scenario() -> None:
+        term = OpenSshTerminal(prefix="railgames-hostile")
+        try:
+            await term.open(host.port, "ann", host.password)
+            await term.wait_for("Host a table", 60)
+            term.press("\x04", "\x03", "\x04")
+            await asyncio.sleep(2)
+            term.press("j")
+            await term.wait_for(r"Code\s+4 letters", 30)
+            assert [r for r in log_records(host) if r["event"] == "session_ended"] == []
+        finally:
+            term.abort()
+        await none_left(host, app_pids(host), "ann gone")
+
+    try:
+        run(scenario)
+    finally:
+        host.kill()
 
 
 @needs_ssh
