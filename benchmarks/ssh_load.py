@@ -16,16 +16,30 @@ session lost). Loopback only, bounded in time (--time-limit).
 
     .venv/bin/python benchmarks/ssh_load.py            # up to 50 sessions
     .venv/bin/python benchmarks/ssh_load.py --steps 1,5,10 --seconds 10
+
+With ``--hostile`` it measures something else: 20 players (``--players``) play as
+above while a hostile client comes and goes beside them: after a first round not
+counted (the start-up settling), rounds without and with it in turn. The hostile
+client is a flooder: one SSH session (asyncssh's client, in a process of its
+own) that sends random bytes as fast as the host takes them, Ctrl-C and all, and
+logs in again whenever its app ends (random keys soon quit it). It reports the
+players' key-to-echo mean, p95 and max with and without it, over all rounds and
+round by round, with the processor time of the host and of its app processes in
+each round; the target is p95 with it at most 1.5 times p95 without.
+
+    .venv/bin/python benchmarks/ssh_load.py --hostile --rounds 5 --seconds 15
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -133,6 +147,10 @@ class Player:
         self.lost = False
         self.place = ""
 
+    def anew(self) -> Player:
+        """The same player in a new session."""
+        return Player(int(self.name[1:]), self.port, self.password, self.data_dir)
+
     async def sit_down(self, humans: int = 1, code: str | None = None) -> str:
         """Host a table (``code`` None) for ``humans`` people, or join table ``code``."""
         t = self.term
@@ -144,9 +162,12 @@ class Player:
             t.press("h")
             await t.wait_for("Open the table", 30)
             await t.wait_for("Game\\s+Paris Connection", 30)
-            t.press(SHIFT_TAB, SHIFT_TAB, "enter")  # the Players list
-            await asyncio.sleep(0.5)
-            t.press(*(["up"] if humans == 1 else ["down"] * (humans - 2)), "enter")
+            # The Players list, a key at a time: on a loaded machine keys sent together
+            # may reach the app in one read, and a list then takes only the first.
+            for key in (SHIFT_TAB, SHIFT_TAB, "enter",
+                        *(["up"] if humans == 1 else ["down"] * (humans - 2)), "enter"):
+                t.press(key)
+                await asyncio.sleep(0.5)
             await t.wait_for(f"Players\\s+{humans} ", 30)
             t.press(CTRL_S)
             if humans > 1:
@@ -245,6 +266,36 @@ def moves_played(data_dir: Path) -> int:
     return total
 
 
+async def seat_players(new: list[Player], per_table: int, retries: int = 0
+                       ) -> tuple[list[Player], list[BaseException]]:
+    """Seat ``new`` at tables of ``per_table``; a table that could not open is tried again
+    with new sessions (``retries`` times), then its players are left out."""
+    async def seat_group(group: list[Player]) -> list[Player]:
+        code = await group[0].sit_down(len(group))
+        await asyncio.gather(*(p.sit_down(code=code) for p in group[1:]))
+        await asyncio.gather(*(p.ready() for p in group))
+        return group
+
+    groups = [new[i:i + per_table] for i in range(0, len(new), per_table)]
+    seated: list[Player] = []
+    failed: list[BaseException] = []
+    for _ in range(retries + 1):
+        results = await asyncio.gather(*(seat_group(g) for g in groups), return_exceptions=True)
+        again = []
+        for group, result in zip(groups, results, strict=True):
+            if isinstance(result, BaseException):
+                failed.append(result)
+                for p in group:
+                    p.term.abort()
+                again.append([p.anew() for p in group])
+            else:
+                seated.extend(group)
+        groups = again
+        if not groups:
+            break
+    return seated, failed
+
+
 async def run(steps: list[int], seconds: float, deadline: float, data_dir: Path,
               per_table: int) -> list[dict]:
     echo_log = data_dir / "echo.log"  # the host's side of each key (see Host.note_echo)
@@ -261,23 +312,8 @@ async def run(steps: list[int], seconds: float, deadline: float, data_dir: Path,
                 break
             new = [Player(i, host.port, host.password, data_dir) for i in range(len(players), n)]
             started = time.perf_counter()
-            failed: list[BaseException] = []
-
-            async def seat_group(group: list[Player]) -> list[Player]:
-                code = await group[0].sit_down(len(group))
-                await asyncio.gather(*(p.sit_down(code=code) for p in group[1:]))
-                await asyncio.gather(*(p.ready() for p in group))
-                return group
-
-            groups = [new[i:i + per_table] for i in range(0, len(new), per_table)]
-            results = await asyncio.gather(*(seat_group(g) for g in groups), return_exceptions=True)
-            for group, result in zip(groups, results, strict=True):
-                if isinstance(result, BaseException):
-                    failed.append(result)
-                    for p in group:
-                        p.term.abort()
-                else:
-                    players.extend(group)
+            seated, failed = await seat_players(new, per_table)
+            players.extend(seated)
             open_time = time.perf_counter() - started
             for p in players:
                 p.latencies.clear()
@@ -320,7 +356,169 @@ async def run(steps: list[int], seconds: float, deadline: float, data_dir: Path,
     return rows
 
 
+# ---------------------------------------------------------------- a hostile client beside them
+async def flood(port: int, password: str) -> None:
+    """The hostile client: random bytes into one session, as fast as the host takes them;
+    logs in again whenever its session ends (random keys soon quit the app)."""
+    import asyncssh
+
+    sent = sessions = 0
+
+    async def report() -> None:  # each second: the last line is what was done
+        while True:
+            await asyncio.sleep(1.0)
+            print(json.dumps({"flood_sent_mb": round(sent / 2**20, 1), "sessions": sessions}),
+                  flush=True)
+
+    reporter = asyncio.ensure_future(report())
+    while not reporter.done():
+        try:
+            async with asyncssh.connect("127.0.0.1", port, username="eve", password=password,
+                                        known_hosts=None, client_keys=None,
+                                        agent_path=None) as conn:
+                proc = await conn.create_process(term_type="xterm-256color",
+                                                 term_size=(120, 40), encoding=None)
+                sessions += 1
+                reader = asyncio.ensure_future(proc.stdout.read())  # whatever it shows, unread
+                while not reader.done():
+                    proc.stdin.write(os.urandom(65536))
+                    await proc.stdin.drain()
+                    sent += 65536
+        except (OSError, asyncssh.Error):
+            await asyncio.sleep(1.0)
+
+
+def cpu_seconds(pid: int) -> tuple[float, float]:
+    """Processor time (user + system) used so far, from /proc: by the process itself, and
+    by its app processes (those still running and those it has reaped)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def stat(p: int) -> list[str]:
+        return Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+
+    own = stat(pid)
+    apps = int(own[13]) + int(own[14])  # the children it has waited for
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = stat(int(entry.name))
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                apps += int(fields[11]) + int(fields[12])
+    return (int(own[11]) + int(own[12])) / tick, apps / tick
+
+
+def summary(latencies: list[float]) -> dict:
+    lat = sorted(latencies)
+    if not lat:
+        return {"keys": 0, "mean_ms": None, "p95_ms": None, "max_ms": None}
+    return {"keys": len(lat), "mean_ms": round(statistics.fmean(lat) * 1000, 1),
+            "p95_ms": round(lat[int(0.95 * (len(lat) - 1))] * 1000, 1),
+            "max_ms": round(lat[-1] * 1000, 1)}
+
+
+async def run_hostile(players_n: int, rounds: int, seconds: float, data_dir: Path,
+                      per_table: int) -> dict:
+    """The players' echo in alternating rounds without and with the flooder beside them."""
+    host = HostProcess(data_dir, "--max-sessions", str(players_n + 5), "--per-ip",
+                       str(players_n + 5), "--bot-delay", "1.0").start()
+    flooder: subprocess.Popen[bytes] | None = None
+    by_kind: dict[str, list[float]] = {"without": [], "with": []}
+    misses = {"without": 0, "with": 0}
+    pairs: dict[int, dict[str, float | None]] = {}  # each round's p95 without and with
+    rows = []
+    players: list[Player] = []
+    try:
+        new = [Player(i, host.port, host.password, data_dir) for i in range(players_n)]
+        players, failed = await seat_players(new, per_table, retries=2)
+        print(f"{len(players)} players seated" + (
+            f"; a table failed to open {len(failed)} time(s), e.g. {str(failed[0])[:60]!r}"
+            if failed else ""), flush=True)
+        # A first round to let the start-up settle (the players' apps, the tables' first
+        # bot moves), then rounds without and with the flooder in turn.
+        for number in range(-1, 2 * rounds):
+            kind = "warm-up" if number < 0 else "without" if number % 2 == 0 else "with"
+            if kind == "with":
+                flooder = subprocess.Popen(
+                    [sys.executable, __file__, "--flood", str(host.port), host.password],
+                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+            await asyncio.sleep(3.0)  # the flooder's session under way (or the same pause)
+            for p in players:
+                p.latencies.clear()
+                p.missed = 0
+            assert host.proc is not None
+            host_before, apps_before = cpu_seconds(host.proc.pid)
+            await asyncio.gather(*(p.play(time.monotonic() + seconds) for p in players))
+            host_after, apps_after = cpu_seconds(host.proc.pid)
+            lat = [x for p in players for x in p.latencies]
+            if kind == "warm-up":
+                print(json.dumps({"round": 0, "warm-up (not counted)": summary(lat)}), flush=True)
+                continue
+            by_kind[kind] += lat
+            misses[kind] += sum(p.missed for p in players)
+            pairs.setdefault(number // 2, {})[kind] = summary(lat)["p95_ms"]
+            row = {"round": number // 2 + 1, "hostile": kind, **summary(lat),
+                   "no_echo": sum(p.missed for p in players),
+                   "held": sum(1 for p in players if not p.lost),
+                   # Processor time in the round: the host's own, and its app processes'
+                   # (the flooder's among them, with its new logins).
+                   "host_cpu_s": round(host_after - host_before, 1),
+                   "apps_cpu_s": round(apps_after - apps_before, 1),
+                   "loadavg_1m": round(os.getloadavg()[0], 1)}
+            if flooder is not None:
+                row["flooder_client_cpu_s"] = round(sum(cpu_seconds(flooder.pid)), 1)
+                flooder.terminate()
+                out, _ = flooder.communicate(timeout=30)
+                last = out.decode().strip().splitlines()
+                if last:
+                    row.update(json.loads(last[-1]))
+                flooder = None
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+        log = host.log_lines()
+    finally:
+        if flooder is not None:
+            flooder.kill()
+        for p in players:
+            p.term.abort()
+        host.kill()
+    ratios = [pair["with"] / pair["without"] for pair in pairs.values()
+              if pair.get("with") and pair.get("without")]
+    return {"rows": rows, "without": summary(by_kind["without"]), "with": summary(by_kind["with"]),
+            "misses": misses, "dropped_lines": log.count('"event": "input_dropped"'),
+            "round_ratios": [round(r, 2) for r in ratios]}
+
+
+def hostile_main(args: argparse.Namespace) -> int:
+    print(f"cores {os.cpu_count()}; load average before (1, 5, 15 min): "
+          + ", ".join(f"{v:.1f}" for v in os.getloadavg()), flush=True)
+    with tempfile.TemporaryDirectory(prefix="railgames-hostile-") as tmp:
+        result = asyncio.run(asyncio.wait_for(
+            run_hostile(args.players, args.rounds, args.seconds, Path(tmp), args.per_table),
+            args.time_limit + 300))
+    print()
+    print(f"{'hostile client':>15} {'keys':>5} {'mean':>9} {'p95':>9} {'max':>9}")
+    for kind in ("without", "with"):
+        r = result[kind]
+        print(f"{kind:>15} {r['keys']:>5} {r['mean_ms']!s:>6} ms {r['p95_ms']!s:>6} ms "
+              f"{r['max_ms']!s:>6} ms")
+    before, after = result["without"]["p95_ms"], result["with"]["p95_ms"]
+    if before and after:
+        ratio = after / before
+        print(f"p95 with / without, all rounds: {ratio:.2f} (target at most 1.5: "
+              f"{'met' if ratio <= 1.5 else 'NOT met'}); round by round: "
+              f"{result['round_ratios']}")
+    print(f"keys with no echo in 3 s: {result['misses']}; "
+          f"input_dropped lines in the host's log: {result['dropped_lines']}")
+    return 0
+
+
 def main() -> int:
+    if len(sys.argv) == 4 and sys.argv[1] == "--flood":  # the flooder's own process
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(flood(int(sys.argv[2]), sys.argv[3]))
+        return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--steps", default="1,5,10,20,30,40,50",
                         help="session counts to measure at (at most 50)")
@@ -328,7 +526,14 @@ def main() -> int:
     parser.add_argument("--per-table", type=int, default=3, choices=[1, 2, 3],
                         help="sessions per table (3: people only; 1: each session with two bots)")
     parser.add_argument("--time-limit", type=float, default=900, help="stop starting steps after this")
+    parser.add_argument("--hostile", action="store_true",
+                        help="players' echo with and without a flooding client beside them")
+    parser.add_argument("--players", type=int, default=20, help="with --hostile: players")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="with --hostile: rounds of each kind (without, with, ...)")
     args = parser.parse_args()
+    if args.hostile:
+        return hostile_main(args)
     steps = sorted({min(50, max(1, int(s))) for s in args.steps.split(",")})
     deadline = time.monotonic() + args.time_limit
     # The machine's load before this starts: on a shared machine the figures depend on it.

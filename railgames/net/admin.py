@@ -60,7 +60,7 @@ def _ask_host(socket_path: str, token: str, command: str, args: list[str]) -> st
             data += chunk
     if not data:
         raise RailgamesError("the host closed the connection without an answer")
-    answer = decode(data)
+    answer = decode(data, from_host=True)
     if not answer.get("ok"):
         raise RailgamesError(str(answer.get("reason", "refused by the host")))
     return str(answer.get("text", ""))

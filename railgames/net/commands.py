@@ -138,6 +138,14 @@ def cmd_host(args: argparse.Namespace) -> int:
         asyncio.run(serve_forever(config))
     except OSError as exc:
         raise RailgamesError(f"cannot listen on {args.bind}:{args.port}: {exc.strerror or exc}") from None
+    except Exception as exc:  # a fault in the host itself: still one JSON line in the log
+        import traceback
+
+        from railgames.net.tables import event
+
+        event("host_failed", error=repr(exc),
+              traceback="".join(traceback.format_exception(exc)))
+        return 1
     return 0
 
 

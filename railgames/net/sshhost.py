@@ -1,9 +1,10 @@
-"""``railgames host``: an SSH server giving each connection the app on its own PTY.
+"""``railgames host``: an SSH server giving each session the app on its own PTY.
 
-One app process per connection (a crash or a slow screen in one session never
-stalls another); the tables live in this process and the app processes reach
-them over a local socket (see ``tableserver``). Only an interactive session with
-a PTY is served: commands, subsystems and every kind of forwarding are refused.
+One app process per session channel (a crash or a slow screen in one session
+never stalls another); the tables live in this process and the app processes
+reach them over a local socket (see ``tableserver``). Only an interactive
+session with a PTY is served: commands, subsystems and every kind of forwarding
+are refused. Limits count session channels, however many share a connection.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ import signal
 import struct
 import sys
 import termios
+import threading
 import time
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,6 +46,8 @@ class Limits:
     idle_timeout: float = 1800.0  # seconds without a key press
     keepalive: float = 30.0  # seconds between keepalives; 3 unanswered close the connection
     login_failures: int = 10  # failed logins per address per minute (SSH and browser alike)
+    input_buffer: int = 64 * 1024  # bytes of keys held for one app, at most (the rest dropped)
+    app_grace: float = 3.0  # seconds an app has to end after SIGHUP, before SIGKILL
 
 
 @dataclass
@@ -65,19 +70,44 @@ TERMINAL_RESET = (b"\x1b[?1049l\x1b[?25h\x1b[?1000l\x1b[?1002l\x1b[?1003l\x1b[?1
 
 
 class JsonLines(logging.Formatter):
+    """One JSON object per line, whatever logged it (a traceback goes in a field)."""
+
     def format(self, record: logging.LogRecord) -> str:
-        fields = getattr(record, "fields", None) or {"event": "log", "message": record.getMessage()}
+        fields = getattr(record, "fields", None)
+        if not fields:
+            fields = {"event": "log", "logger": record.name, "level": record.levelname,
+                      "message": record.getMessage()}
+            if record.exc_info:
+                fields["traceback"] = self.formatException(record.exc_info)
         return json.dumps({"ts": round(time.time(), 3), **fields}, default=str)
 
 
 def setup_logging(stream: Any = None) -> None:
+    """Everything the host process logs goes out as JSON lines: its own events, and what
+    asyncio, asyncssh, warnings, threads and finalizers would otherwise print as text."""
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonLines())
     logger = logging.getLogger("railgames.host")
     logger.handlers[:] = [handler]
     logger.setLevel(logging.INFO)
     logger.propagate = False
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(logging.WARNING)
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    logging.captureWarnings(True)
+
+    def unraisable(info: Any) -> None:
+        event("unraisable", message=info.err_msg or "exception ignored",
+              error=repr(info.exc_value), where=repr(info.object)[:200])
+
+    def thread_error(info: Any) -> None:
+        event("thread_error", thread=getattr(info.thread, "name", None),
+              error=repr(info.exc_value),
+              traceback="".join(traceback.format_exception(info.exc_value)))
+
+    sys.unraisablehook = unraisable
+    threading.excepthook = thread_error
 
 
 def host_key(data_dir: Path) -> tuple[asyncssh.SSHKey, bool]:
@@ -103,9 +133,12 @@ class Host:
                                     bot_takeover=config.bot_takeover,
                                     unattended=config.unattended)
         self.tables = TableServer(self.service, _socket_path(config.data_dir))
+        # The sessions (channels) counted against --max-sessions, and how many of them each
+        # address has (--per-ip): see admit and release.
         self.sessions: set[PtySession] = set()
         self.connections_by_ip: dict[str, int] = {}
         self.open_connections = 0
+        self.connections: set[HostConnection] = set()
         self.server: asyncssh.SSHAcceptor | None = None
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
         self.password = config.password
@@ -165,13 +198,57 @@ class Host:
         assert self.server is not None
         return int(self.server.sockets[0].getsockname()[1])
 
+    def admit(self, session: PtySession) -> str | None:
+        """Count a new session channel, or say why it cannot be had (nothing counted then).
+
+        ``release`` gives the count back; between them they are the only places the
+        counts change, so each count taken is given back exactly once.
+        """
+        limits = self.config.limits
+        if len(self.sessions) >= limits.max_sessions:
+            return f"the host is full ({limits.max_sessions} sessions); try again later."
+        if self.connections_by_ip.get(session.ip, 0) >= limits.per_ip:
+            return f"too many sessions from {session.ip} ({limits.per_ip} at most)."
+        self.sessions.add(session)
+        self.connections_by_ip[session.ip] = self.connections_by_ip.get(session.ip, 0) + 1
+        return None
+
+    def release(self, session: PtySession) -> None:
+        if session not in self.sessions:
+            return
+        self.sessions.discard(session)
+        left = self.connections_by_ip[session.ip] - 1
+        if left:
+            self.connections_by_ip[session.ip] = left
+        else:
+            del self.connections_by_ip[session.ip]
+
     async def close(self) -> None:
+        """Stop in order: no one new; every session's app ended and its client told (its
+        terminal given back); the connections closed; then the tables, saved."""
         if self.server is not None:
             self.server.close()
+        sessions = list(self.sessions)
+        for session in sessions:
+            session.end("host stopping", "railgames: the host is shutting down.")
+        running = [s.task for s in sessions if s.task is not None]
+        if running:
+            await asyncio.wait(running, timeout=self.config.limits.app_grace + 5)
+        # The clients leave by themselves once their sessions are closed; those that stay,
+        # a moment later, are disconnected.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2.0
+        while self.connections and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        for connection in list(self.connections):
+            if connection.conn is not None:
+                connection.conn.close()
+        deadline = loop.time() + 2.0
+        while self.connections and loop.time() < deadline:
+            await asyncio.sleep(0.05)
+        if self.server is not None:
             with contextlib.suppress(Exception):
-                await self.server.wait_closed()
-        for session in list(self.sessions):
-            session.stop("railgames: the host is shutting down.")
+                await asyncio.wait_for(self.server.wait_closed(), 2.0)
         await self.tables.close()
         (self.config.data_dir / "host" / "socket-path").unlink(missing_ok=True)
         self.service.close()
@@ -184,7 +261,7 @@ class Host:
             login = session.login
             if kick.matches(login.name, login.former, login.key):
                 event("kicked", user=login.name, peer=login.peer, reason=kick.reason)
-                session.stop(f"\r\nrailgames: {kick.reason}.")
+                session.end("kicked", f"railgames: {kick.reason}.")
                 asyncio.get_running_loop().call_later(0.5, session.conn.close)
                 ended += 1
         return ended
@@ -232,7 +309,6 @@ class HostConnection(asyncssh.SSHServer):
         self.login: Login | None = None  # one for all the sessions of this connection
         self._claim: asyncio.Task[None] | None = None
         self._bannered = False
-        self.counted = False
         self.opened = False
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -241,6 +317,7 @@ class HostConnection(asyncssh.SSHServer):
         self.ip = str(peer[0])
         self.peer = f"{peer[0]}:{peer[1]}"
         event("connection", peer=self.peer)
+        self.host.connections.add(self)
         self.host.open_connections += 1
         self.opened = True
         # Connections that never log in are bounded too (the login timeout ends each one).
@@ -252,10 +329,7 @@ class HostConnection(asyncssh.SSHServer):
         if self.opened:
             self.host.open_connections -= 1
             self.opened = False
-        if self.counted:
-            self.host.connections_by_ip[self.ip] -= 1
-            if not self.host.connections_by_ip[self.ip]:
-                del self.host.connections_by_ip[self.ip]
+        self.host.connections.discard(self)
         event("disconnection", peer=self.peer, error=str(exc) if exc else None)
 
     def _refuse(self, reason: str, code: int = asyncssh.DISC_TOO_MANY_CONNECTIONS) -> None:
@@ -280,8 +354,6 @@ class HostConnection(asyncssh.SSHServer):
         if self.host.connections_by_ip.get(self.ip, 0) >= limits.per_ip:
             self._refuse(f"too many sessions from {self.ip} ({limits.per_ip} at most).")
             return True
-        self.host.connections_by_ip[self.ip] = self.host.connections_by_ip.get(self.ip, 0) + 1
-        self.counted = True
         return True
 
     # --- password, and keyboard-interactive (asyncssh asks for the password that way too)
@@ -417,7 +489,8 @@ class HostConnection(asyncssh.SSHServer):
         event("refused", peer=self.peer, reason="unix socket forwarding")
         return False
 
-    def session_requested(self) -> asyncssh.SSHServerSession[bytes]:
+    def session_requested(self) -> tuple[asyncssh.SSHServerChannel[bytes], PtySession]:
+        """A session channel: counted from here (however many share this connection)."""
         assert self.conn is not None
         verdict = self.verdict
         if verdict is None:  # every login goes through validate_*: never, but never open
@@ -431,16 +504,75 @@ class HostConnection(asyncssh.SSHServer):
             event("refused", peer=self.peer, user=self.login.name, reason=refusal)
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                             f"railgames: {refusal}")
-        return PtySession(self.host, self.conn, self.login)
+        session = PtySession(self.host, self.conn, self.login, self.ip)
+        refusal = self.host.admit(session)
+        if refusal is not None:
+            event("refused", peer=self.peer, user=self.login.name, reason=refusal)
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                            f"railgames: {refusal}")
+        chan = self.conn.create_server_channel(encoding=None, window=SESSION_WINDOW)
+        chan.__class__ = SessionChannel  # the same channel, with two handlers of its own
+        return chan, session
+
+
+class SessionChannel(asyncssh.SSHServerChannel):  # type: ignore[type-arg]
+    """A session channel that says in the log when agent or X11 forwarding is asked for.
+
+    asyncssh refuses both by itself (agent_forwarding and x11_forwarding are off) without
+    telling the server; these are its handlers for the 'auth-agent-req@openssh.com' and
+    'x11-req' channel requests, refusing the same way after one line in the log.
+    """
+
+    _session: PtySession
+
+    def _refused(self, reason: str) -> bool:
+        login = self._session.login
+        event("refused", peer=login.peer, user=login.name, reason=reason)
+        return False
+
+    def _process_auth_agent_req_at_openssh_dot_com_request(  # type: ignore[override]
+            self, packet: Any) -> bool:  # (a reply now, where asyncssh replies later)
+        return self._refused("agent forwarding")
+
+    def _process_x11_req_request(self, packet: Any) -> bool:
+        return self._refused("X11 forwarding")
+
+
+# The channel's output waiting for the client, at most, before the app's terminal is no
+# longer read: a client that reads slowly (or not at all) slows its own app, nothing else.
+OUTPUT_HIGH_WATER = 64 * 1024
+# Keys dropped within this many seconds of the last ones dropped are the same flood
+# (logged once).
+DROP_EPISODE = 10.0
+# A session channel's receive window, and how long its input is left unread once keys
+# had to be dropped: a client that floods is held back by SSH's own flow control (it
+# may send at most a window per pause), so the host spends little on bytes it drops.
+SESSION_WINDOW = 256 * 1024
+FLOOD_PAUSE = 0.25
+# The niceness a flooding session's game runs at from then on: it may use a core nobody
+# else wants, but every other game and the host come first.
+FLOOD_NICE = 10
 
 
 class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
-    """One terminal: the app on a PTY of its own, its size following the client's."""
+    """One session channel: the app on a PTY of its own, its size following the client's.
 
-    def __init__(self, host: Host, conn: asyncssh.SSHServerConnection, login: Login) -> None:
+    The session is counted (in all and for its address) from the moment its channel
+    opens until its app has ended: ``Host.admit`` takes the count and ``_finish`` gives
+    it back, once, whatever way the session ends. Every ending goes through ``end``.
+
+    Nothing here waits on the app: the PTY is non-blocking from the first byte, keys
+    wait in a bounded buffer until the app's terminal takes them, and the app's output
+    is read only while the client keeps up with it.
+    """
+
+    def __init__(self, host: Host, conn: asyncssh.SSHServerConnection, login: Login,
+                 ip: str) -> None:
         self.host = host
         self.conn = conn
         self.login = login
+        self.ip = ip
+        self.opened_at = time.monotonic()
         self.chan: asyncssh.SSHServerChannel[bytes] | None = None
         self.term: str | None = None
         self.size = (80, 24)
@@ -450,11 +582,41 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.token: str | None = None
         self.last_input = time.monotonic()
         self._key_at: float | None = None  # when a key came in that the app has not answered
+        # Keys not yet taken by the app's terminal; held until the app has drawn something.
+        self.inbox = bytearray()
+        self.app_ready = False
+        self.dropped = 0  # bytes dropped in all, for want of room
+        self._dropped_at = -DROP_EPISODE  # when the last were
+        self._held_back = False  # the channel's input is paused for a moment (a flood)
+        self._lowered = False  # the game runs at FLOOD_NICE
+        self._output_paused = False  # the channel holds more than OUTPUT_HIGH_WATER
+        self._pty_done = False  # the app's side of the terminal is closed
+        self._reading = False
+        self._writing = False
+        self.task: asyncio.Task[None] | None = None
         self._watch: asyncio.Task[None] | None = None
-        self._stopped = False
+        self._start_timer: asyncio.TimerHandle | None = None
+        self._ending = asyncio.Event()
+        self.end_reason: str | None = None
+        self.farewell: str | None = None
+        self.code = 0
+        self.app_ended = False  # the app ended by itself (and left the terminal as it found it)
+        self._finished = False
 
+    # ------------------------------------------------------------ the channel's requests
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
+        chan.set_write_buffer_limits(high=OUTPUT_HIGH_WATER)
+        # A channel that never asks for a shell would hold its count for ever.
+        self._start_timer = asyncio.get_running_loop().call_later(
+            self.host.config.limits.login_timeout, self._not_started)
+
+    def _not_started(self) -> None:
+        if self.task is None and self.end_reason is None:
+            event("refused", peer=self.login.peer, user=self.login.name,
+                  reason="no shell asked for in time")
+            self.code = 1
+            self.end("not started")
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Any) -> bool:
@@ -467,6 +629,7 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.term is None:
             self.refusal = ("railgames needs an interactive terminal; connect with plain "
                             "'ssh' (or 'ssh -t'), not 'ssh -T'.")
+            event("refused", peer=self.login.peer, user=self.login.name, reason="no pty")
         return True
 
     def exec_requested(self, command: str) -> bool:
@@ -483,87 +646,181 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def session_started(self) -> None:
         assert self.chan is not None
+        if self._start_timer is not None:
+            self._start_timer.cancel()
+        if self.end_reason is not None:
+            return
         if self.refusal is not None:
-            if "no commands" not in self.refusal:
-                event("refused", peer=self.login.peer, user=self.login.name, reason="no pty")
-            self.chan.write_stderr((self.refusal + "\r\n").encode())
-            self.chan.exit(1)
+            with contextlib.suppress(OSError):
+                self.chan.write_stderr((self.refusal + "\r\n").encode())
+            self.code = 1
+            self.end("refused")
             return
-        limits = self.host.config.limits
-        if len(self.host.sessions) >= limits.max_sessions:
-            event("refused", peer=self.login.peer, reason="max sessions")
-            self.chan.write(f"railgames: the host is full ({limits.max_sessions} sessions); "
-                            "try again later.\r\n".encode())
-            self.chan.exit(1)
-            return
-        self.host.sessions.add(self)
-        asyncio.get_running_loop().create_task(self._run())
+        self.task = asyncio.get_running_loop().create_task(self._life())
 
-    async def _run(self) -> None:
-        assert self.chan is not None
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if width and height:
+            self.size = (width, height)
+            if self.master is not None:
+                with contextlib.suppress(OSError):
+                    _set_size(self.master, width, height)
+
+    # ------------------------------------------------------------ ways a session ends
+    def eof_received(self) -> bool:
+        # A terminal sends no end of input (Ctrl-D is a key like another); an input that
+        # has ended ('ssh -tt </dev/null', a pipe run dry) can never play, so the session ends.
+        self.end("end of input", "railgames: the terminal's input has ended; goodbye.")
+        return True  # the channel stays open for the goodbye
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.chan = None  # nothing more can be sent
+        self.end("connection lost" if exc else "channel closed")
+
+    def end(self, reason: str, message: str | None = None) -> None:
+        """End the session (the first reason given is the one logged). Safe to call again."""
+        if self.end_reason is None:
+            self.end_reason = reason
+            self.farewell = message
+        if self.task is not None:
+            self._ending.set()
+        elif not self._finished:  # no app was started: nothing to wait for
+            self._goodbye()
+            self._finish()
+
+    # ------------------------------------------------------------ the app
+    async def _life(self) -> None:
+        try:
+            if await self._start_app():
+                await self._until_end()
+        except Exception as exc:  # logged, and the session ends like any other
+            event("session_error", user=self.login.name, peer=self.login.peer, error=repr(exc))
+            self.end_reason = self.end_reason or "error"
+        finally:
+            await self._wind_down()
+
+    async def _start_app(self) -> bool:
         cfg = self.host.config
         master, slave = os.openpty()
+        os.set_blocking(master, False)  # from the first byte: the loop never waits on a PTY
         self.master = master
-        _set_size(master, *self.size)
-        self.token = self.host.tables.issue_token(self.login)
-        env = {
-            "TERM": self.term or "xterm-256color", "COLORTERM": "truecolor",
-            "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-            "HOME": os.environ.get("HOME", "/"),
-            # Each player's own hot-seat saves: the Continue screen lists theirs only.
-            "RAILGAMES_DATA_DIR": str(player_dir(cfg.data_dir, self.login.name)),
-            "RAILGAMES_TABLES": str(self.host.tables.socket_path),
-            "RAILGAMES_TOKEN": self.token, "RAILGAMES_PLAYER": self.login.name,
-        }
-        for name in ("RAILGAMES_BOT_DELAY", "PYTHONPATH", "VIRTUAL_ENV"):
-            if name in os.environ:
-                env[name] = os.environ[name]
-        command = cfg.app_command or [sys.executable, "-m", "railgames.net.seat_app"]
-
-        def controlling_tty() -> None:
-            os.setsid()
-            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
         try:
+            _set_size(master, *self.size)
+            _app_mode(slave)
+            self.token = self.host.tables.issue_token(self.login)
+            env = {
+                "TERM": self.term or "xterm-256color", "COLORTERM": "truecolor",
+                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+                "HOME": os.environ.get("HOME", "/"),
+                # Each player's own hot-seat saves: the Continue screen lists theirs only.
+                "RAILGAMES_DATA_DIR": str(player_dir(cfg.data_dir, self.login.name)),
+                "RAILGAMES_TABLES": str(self.host.tables.socket_path),
+                "RAILGAMES_TOKEN": self.token, "RAILGAMES_PLAYER": self.login.name,
+            }
+            for name in ("RAILGAMES_BOT_DELAY", "PYTHONPATH", "VIRTUAL_ENV"):
+                if name in os.environ:
+                    env[name] = os.environ[name]
+            command = cfg.app_command or [sys.executable, "-m", "railgames.net.seat_app"]
+
+            def controlling_tty() -> None:
+                os.setsid()
+                fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
             self.proc = await asyncio.create_subprocess_exec(
                 *command, stdin=slave, stdout=slave, stderr=slave, env=env,
                 preexec_fn=controlling_tty, close_fds=True)
         except OSError as exc:
             event("session_error", user=self.login.name, error=str(exc))
-            os.close(slave)
-            self.stop("railgames: the game could not be started on the host.")
-            return
+            self.code = 1
+            self.end("app not started", "railgames: the game could not be started on the host.")
+            return False
         finally:
-            with contextlib.suppress(OSError):
-                os.close(slave)
+            os.close(slave)
         event("session_started", user=self.login.name, peer=self.login.peer, pid=self.proc.pid,
               term=self.term, size=f"{self.size[0]}x{self.size[1]}")
-        loop = asyncio.get_running_loop()
-        os.set_blocking(master, False)
-        loop.add_reader(master, self._pty_output)
-        self._watch = loop.create_task(self._idle_watch())
-        code = await self.proc.wait()
-        await asyncio.sleep(0.05)  # let the last frame out
-        self._pty_output()
-        event("session_ended", user=self.login.name, pid=self.proc.pid, code=code)
-        self.stop(None, code)
+        if self.dropped:  # flooded before its game had started
+            self._lower_priority()
+        self._update_io()
+        self._watch = asyncio.get_running_loop().create_task(self._idle_watch())
+        return True
 
-    def _pty_output(self) -> None:
-        if self.master is None or self.chan is None:
-            return
+    async def _until_end(self) -> None:
+        assert self.proc is not None
+        exited = asyncio.ensure_future(self.proc.wait())
+        ending = asyncio.ensure_future(self._ending.wait())
         try:
-            data = os.read(self.master, 65536)
-        except (BlockingIOError, InterruptedError):
+            await asyncio.wait({exited, ending}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            ending.cancel()
+            if not exited.done():
+                exited.cancel()
+        if exited.done() and not exited.cancelled():
+            self.app_ended = True
+            code = exited.result()
+            self.code = code if 0 <= code < 256 else 1
+            self.end_reason = self.end_reason or "app ended"
+            self._drain_output()  # the app's last frame
+
+    async def _wind_down(self) -> None:
+        """The app's terminal and the client's channel closed, the app ended, the count back."""
+        self._pty_done = True
+        self._update_io()
+        if self._watch is not None:
+            self._watch.cancel()
+        self._goodbye()
+        proc = self.proc
+        try:
+            if proc is not None and proc.returncode is None:
+                _signal_group(proc.pid, signal.SIGHUP)  # as a terminal that hangs up would
+                self._close_master()
+                try:
+                    await asyncio.wait_for(proc.wait(), self.host.config.limits.app_grace)
+                except TimeoutError:
+                    _signal_group(proc.pid, signal.SIGKILL)
+                    await proc.wait()
+        except asyncio.CancelledError:
+            if proc is not None and proc.returncode is None:
+                _signal_group(proc.pid, signal.SIGKILL)
+            raise
+        finally:
+            self._close_master()
+            self._finish()
+
+    def _goodbye(self) -> None:
+        """The client's terminal back as it was (where the app could not do it), one line
+        saying why the session ended, and the exit status."""
+        chan = self.chan
+        if chan is None or chan.is_closing():
             return
-        except OSError:  # the app has closed its end
-            with contextlib.suppress(Exception):
-                asyncio.get_running_loop().remove_reader(self.master)
+        with contextlib.suppress(OSError):
+            if self.proc is not None and not self.app_ended:
+                chan.write(TERMINAL_RESET)
+            if self.farewell:
+                chan.write(("\r\n" + self.farewell + "\r\n").encode())
+            chan.exit(self.code)
+
+    def _finish(self) -> None:
+        if self._finished:
             return
-        if data:
-            if self._key_at is not None:
-                self.host.note_echo(time.perf_counter() - self._key_at)
-                self._key_at = None
-            self.chan.write(data)
+        self._finished = True
+        if self._start_timer is not None:
+            self._start_timer.cancel()
+        if self.token:
+            self.host.tables.revoke(self.token)
+        self.host.release(self)
+        event("session_ended", user=self.login.name, peer=self.login.peer,
+              pid=self.proc.pid if self.proc is not None else None, reason=self.end_reason,
+              code=self.proc.returncode if self.proc is not None else None,
+              seconds=round(time.monotonic() - self.opened_at, 1),
+              **({"input_dropped": self.dropped} if self.dropped else {}))
+
+    def _close_master(self) -> None:
+        if self.master is not None:
+            self._pty_done = True
+            self._update_io()  # no reader or writer left on it
+            with contextlib.suppress(OSError):
+                os.close(self.master)
+            self.master = None
 
     async def _idle_watch(self) -> None:
         idle = self.host.config.limits.idle_timeout
@@ -573,75 +830,150 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             await asyncio.sleep(min(idle, 5.0))
             if time.monotonic() - self.last_input >= idle:
                 event("idle_timeout", user=self.login.name, peer=self.login.peer, seconds=idle)
-                self.stop(f"\r\nrailgames: no key pressed for {int(idle)} seconds; goodbye. "
-                          "Connect again to take your seat back.")
+                self.end("idle", f"railgames: no key pressed for {int(idle)} seconds; goodbye. "
+                                 "Connect again to take your seat back.")
                 return
 
+    # ------------------------------------------------------------ keys in, screens out
     def data_received(self, data: bytes, datatype: Any) -> None:
         self.last_input = time.monotonic()
         if self.host.echo_log is not None and self._key_at is None:
             self._key_at = time.perf_counter()
-        if self.master is not None:
+        room = max(self.host.config.limits.input_buffer - len(self.inbox), 0)
+        if len(data) > room:
+            now = time.monotonic()
+            if now - self._dropped_at >= DROP_EPISODE:  # one line for each flood, not each drop
+                event("input_dropped", user=self.login.name, peer=self.login.peer,
+                      limit=self.host.config.limits.input_buffer)
+            self._dropped_at = now
+            self.dropped += len(data) - room
+            data = data[:room]
+            self._lower_priority()
+            if not self._held_back and self.chan is not None:
+                self._held_back = True
+                self.chan.pause_reading()
+                asyncio.get_running_loop().call_later(FLOOD_PAUSE, self._hold_no_more)
+        self.inbox += data
+        self._write_input()
+
+    def _lower_priority(self) -> None:
+        """A session that floods its game with keys has that game run at a low priority, so
+        the processor time it takes is time nobody else wanted (once it has a game)."""
+        if self.proc is not None and self.proc.returncode is None and not self._lowered:
+            self._lowered = True
             with contextlib.suppress(OSError):
-                os.write(self.master, data)
+                os.setpriority(os.PRIO_PGRP, self.proc.pid, FLOOD_NICE)
 
-    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        if width and height:
-            self.size = (width, height)
-            if self.master is not None:
-                _set_size(self.master, width, height)
-
-    def eof_received(self) -> bool:
-        self.stop(None)
-        return False
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.stop(None)
-
-    def stop(self, message: str | None, code: int = 0) -> None:
-        """End the session: the app first (SIGHUP, as a closed terminal would), then the channel."""
-        if self._stopped:
-            return
-        self._stopped = True
-        self.host.sessions.discard(self)
-        if self._watch is not None:
-            self._watch.cancel()
-        if self.token:
-            self.host.tables.revoke(self.token)
-        killed = self.proc is not None and self.proc.returncode is None
-        if self.proc is not None and self.proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.proc.pid, signal.SIGHUP)
-            asyncio.get_running_loop().create_task(_reap(self.proc))
-        if self.master is not None:
-            with contextlib.suppress(Exception):
-                asyncio.get_running_loop().remove_reader(self.master)
-            with contextlib.suppress(OSError):
-                os.close(self.master)
-            self.master = None
+    def _hold_no_more(self) -> None:
+        self._held_back = False
         if self.chan is not None:
-            with contextlib.suppress(Exception):
-                if killed:  # the app had no chance to give the terminal back as it found it
-                    self.chan.write(TERMINAL_RESET)
-                if message:
-                    self.chan.write((message + "\r\n").encode())
-                self.chan.exit(code)
+            self.chan.resume_reading()
+
+    def _write_input(self) -> None:
+        """As much of the held input as the app's terminal takes now; the rest when it drains."""
+        if self.master is not None and self.app_ready and self.inbox and not self._pty_done:
+            try:
+                written = os.write(self.master, self.inbox)
+            except (BlockingIOError, InterruptedError):
+                written = 0
+            except OSError:  # the app has closed its end: its keys go nowhere
+                written = len(self.inbox)
+            del self.inbox[:written]
+        self._update_io()
+
+    def _read_output(self) -> bool:
+        """Pass on what the app wrote; False when there was nothing to read."""
+        if self.master is None or self._pty_done:
+            return False
+        try:
+            data = os.read(self.master, 65536)
+        except (BlockingIOError, InterruptedError):
+            return False
+        except OSError:  # EIO: the app has closed its end (its exit ends the session)
+            data = b""
+        if not data:
+            self._pty_done = True
+            self._update_io()
+            return False
+        if not self.app_ready:  # the app is up: the keys held for it go in now
+            self.app_ready = True
+            self._write_input()
+        if self._key_at is not None:
+            self.host.note_echo(time.perf_counter() - self._key_at)
+            self._key_at = None
+        chan = self.chan
+        if chan is not None and not chan.is_closing():
+            chan.write(data)
+        return True
+
+    def _drain_output(self) -> None:
+        """What the app wrote before it ended, as far as the PTY still holds it (a few kB)."""
+        self._output_paused = False  # its last frame goes out, however slow the client
+        while self._read_output():
+            pass
+
+    def pause_writing(self) -> None:
+        self._output_paused = True
+        self._update_io()
+
+    def resume_writing(self) -> None:
+        self._output_paused = False
+        self._update_io()
+
+    def _update_io(self) -> None:
+        """Watch the PTY for output while the client keeps up, and for room while keys wait."""
+        loop = asyncio.get_running_loop()
+        live = self.master is not None and not self._pty_done
+        reading = live and not self._output_paused
+        writing = live and self.app_ready and bool(self.inbox)
+        # (The master is closed only after both are off: see _close_master.)
+        if reading != self._reading:
+            if reading:
+                loop.add_reader(self.master, self._read_output)  # type: ignore[arg-type]
+            else:
+                loop.remove_reader(self.master)  # type: ignore[arg-type]
+            self._reading = reading
+        if writing != self._writing:
+            if writing:
+                loop.add_writer(self.master, self._write_input)  # type: ignore[arg-type]
+            else:
+                loop.remove_writer(self.master)  # type: ignore[arg-type]
+            self._writing = writing
 
 
-async def _reap(proc: asyncio.subprocess.Process) -> None:
-    try:
-        await asyncio.wait_for(proc.wait(), 3.0)
-    except TimeoutError:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        await proc.wait()
+def _app_mode(fd: int) -> None:
+    """The terminal mode the app's driver sets for itself once it runs (Textual's: no echo,
+    no line editing, no signal keys, no XON/XOFF, Return kept as Return), set before it
+    starts: a Ctrl-C, Ctrl-Z or Ctrl-\\ among the first keys is a key for it, not a signal."""
+    attrs = termios.tcgetattr(fd)
+    attrs[0] &= ~(termios.IXON | termios.IXOFF | termios.ICRNL | termios.INLCR | termios.IGNCR)
+    attrs[3] &= ~(termios.ECHO | termios.ICANON | termios.IEXTEN | termios.ISIG)
+    attrs[6][termios.VMIN] = 1
+    attrs[6][termios.VTIME] = 0
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+
+
+def _signal_group(pid: int, sig: int) -> None:
+    """Signal the app's whole process group (it leads a session of its own)."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
 
 
 def _set_size(fd: int, width: int, height: int) -> None:
     fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", height, width, 0, 0))
 
 
+def _loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+    """What asyncio would print as a traceback, as one line of the log."""
+    exc = context.get("exception")
+    if isinstance(exc, asyncio.CancelledError):
+        return  # a task stopped as the host stops
+    event("loop_error", message=context.get("message"), error=repr(exc) if exc else None,
+          traceback="".join(traceback.format_exception(exc)) if exc else None)
+
+
 async def serve_forever(config: HostConfig) -> None:
+    asyncio.get_running_loop().set_exception_handler(_loop_error)
     host = Host(config)
     await host.start()
     print(host.greeting(), flush=True)
@@ -654,3 +986,4 @@ async def serve_forever(config: HostConfig) -> None:
     finally:
         event("host_stopping")
         await host.close()
+        event("host_stopped")
