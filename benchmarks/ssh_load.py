@@ -28,6 +28,13 @@ round by round, with the processor time of the host and of its app processes in
 each round; the target is p95 with it at most 1.5 times p95 without.
 
     .venv/bin/python benchmarks/ssh_load.py --hostile --rounds 5 --seconds 15
+
+With ``--table-cost`` it reports what a table costs the host per action, early and
+late in a long game: the host's processor time per action at actions 10, 100 and
+1,000 of a Railways of the World table of six people (``table_cost.py``, which
+holds the measurement; the 1,000 figure is to be at most 1.3 times the 10 one).
+
+    .venv/bin/python benchmarks/ssh_load.py --table-cost
 """
 
 from __future__ import annotations
@@ -531,9 +538,17 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=20, help="with --hostile: players")
     parser.add_argument("--rounds", type=int, default=3,
                         help="with --hostile: rounds of each kind (without, with, ...)")
+    parser.add_argument("--table-cost", action="store_true",
+                        help="the host's processor time per action at actions 10, 100 and 1,000 "
+                             "of a table (see table_cost.py)")
     args = parser.parse_args()
     if args.hostile:
         return hostile_main(args)
+    if args.table_cost:
+        sys.argv = [sys.argv[0]]
+        import table_cost
+
+        return table_cost.main()
     steps = sorted({min(50, max(1, int(s))) for s in args.steps.split(",")})
     deadline = time.monotonic() + args.time_limit
     # The machine's load before this starts: on a shared machine the figures depend on it.

@@ -250,3 +250,41 @@ def test_a_code_not_of_four_letters_is_refused(tmp_path: Path) -> None:
     store = FileTableStore(tmp_path)
     with pytest.raises(RecordError):
         store.append("../../etc", {"act": {}})
+
+
+@pytest.mark.parametrize("game_id, kind", [("new-england", "borrow"),
+                                           ("railways-of-the-world", "bid")])
+def test_a_fortune_sent_by_a_remote_seat_is_refused_and_the_table_still_loads(
+        tmp_path: Path, game_id: str, kind: str) -> None:
+    """A bid or loan of 10**30, sent as a remote seat sends it, is refused in one line; the
+    table plays on, and its log reads back as strictly as ever."""
+    from railgames.core.errors import RailgamesError
+
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    people = [member(n) for n in ("ann", "bob", "cat")]
+    table = service.create(people[0][0], game_id, seats=3, humans=3, seed=5)
+    for m, _ in people[1:]:
+        service.join(m, table.code)
+    game = table.game
+    assert game is not None
+    pick = random.Random(1)
+    refused = 0
+    for _ in range(400):
+        prompt = game.prompt()
+        if prompt is None:
+            break
+        mover = people[prompt.seat][0]
+        if prompt.amount is not None and prompt.amount.action_type == kind:
+            before = list(game.record.actions)
+            with pytest.raises(RailgamesError) as refusal:
+                service.act(mover, {"type": kind, "seat": prompt.seat, "amount": 10**30})
+            assert "\n" not in refusal.value.reason and game.record.actions == before
+            refused += 1
+        service.act(mover, pick.choice(game.legal_actions()).model_dump(mode="json"))
+    assert refused
+    again = TableService(service.root, bot_delay=0, bot_workers=0)
+    with LogLines() as log:
+        again.load()
+    assert not log.kind("table_not_restored")
+    back = again.tables[table.code].game
+    assert back is not None and back.record.actions == game.record.actions
