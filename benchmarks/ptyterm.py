@@ -27,8 +27,11 @@ def plain(data: bytes) -> str:
 
 
 def terminal_env(**extra: str) -> dict[str, str]:
+    # LINES and COLUMNS would override the pty's own size (pytest-xdist's workers set
+    # them to 24 and 80).
     env = {k: v for k, v in os.environ.items()
-           if k not in ("NO_COLOR", "TEXTUAL_THEME") and not k.startswith("TEXTUAL_")}
+           if k not in ("NO_COLOR", "TEXTUAL_THEME", "LINES", "COLUMNS")
+           and not k.startswith("TEXTUAL_")}
     env.update(TERM="xterm-256color", COLORTERM="truecolor", LANG="C.UTF-8")
     env.update(extra)
     return env

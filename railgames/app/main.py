@@ -7,10 +7,12 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.app import App
 
 from railgames.app import css_cache, layout_once
+from railgames.app.key_queue import KeyQueue
 from railgames.app.screen_diff import ScreenDiff
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.core.errors import RailgamesError
@@ -65,6 +67,21 @@ class RailgamesApp(App[int]):
         self.handoff_default = handoff
         self.session: Session | None = None
         self._screen_diff = ScreenDiff()
+        self.key_queue = KeyQueue(self)
+
+    async def on_event(self, event: events.Event) -> None:
+        # Typed keys are handled one at a time, each after the app is at rest from the
+        # one before (see key_queue.py): Textual alone lets the keys of a burst overtake
+        # each other.
+        keys = self.key_queue
+        if keys.hold(event):
+            return
+        typed = keys.typed(event)
+        try:
+            await super().on_event(event)
+        finally:
+            if typed:
+                keys.handed_on()
 
     def _display(self, screen: Any, renderable: Any) -> None:
         # Only the cells the terminal does not show already are written (see screen_diff.py).

@@ -95,12 +95,23 @@ class AmountBox(Widget, can_focus=True):
         if event.character in DIGITS:
             event.stop()
             event.prevent_default()
-            typed = event.character if self._offered else self.text + event.character
-            if len(typed) > MAX_DIGITS:
-                return
-            self._offered = False
-            self.text = typed.lstrip("0") or "0"
-            self.post_message(self.Changed(self.value))
+            self._type(event.character)
+
+    def on_paste(self, event: events.Paste) -> None:
+        # A terminal hands a paste over whole, not as keys: its digits are typed in
+        # order, as if each had been pressed (anything else in it is left out).
+        event.stop()
+        for character in event.text:
+            if character in DIGITS:
+                self._type(character)
+
+    def _type(self, digit: str) -> None:
+        typed = digit if self._offered else self.text + digit
+        if len(typed) > MAX_DIGITS:
+            return
+        self._offered = False
+        self.text = typed.lstrip("0") or "0"
+        self.post_message(self.Changed(self.value))
 
     def action_change(self, times: int) -> None:
         current = self.value
