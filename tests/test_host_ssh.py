@@ -445,3 +445,31 @@ def test_a_player_who_logs_back_in_is_told_where_it_is_their_move(host: HostProc
             await bob.close()
 
     run(scenario)
+
+
+def test_a_player_on_the_host_is_never_shown_the_hosts_folders(host: HostProcess) -> None:
+    async def scenario() -> None:
+        ann = await Terminal().open(host.port, "ann", PASSWORD)
+        try:
+            await ann.wait_for("Host a table")
+            ann.press("c")
+            await ann.wait_for("No saved games yet")
+            assert "on the host, in a folder of your own" in " ".join(ann.text().split())
+            assert str(host.data_dir) not in ann.text() and "/players/" not in ann.text()
+        finally:
+            await ann.close()
+
+    run(scenario)
+
+
+def test_paths_under_a_players_folder_are_shown_from_there(monkeypatch: pytest.MonkeyPatch,
+                                                           tmp_path: Path) -> None:
+    from railgames.app.saves import shown, where_saves_are
+
+    home = tmp_path / "players" / "ann"
+    monkeypatch.setenv("RAILGAMES_DATA_DIR", str(home))
+    monkeypatch.delenv("RAILGAMES_TABLES", raising=False)
+    assert shown(f"Saved to {home}/saves/g.json") == f"Saved to {home}/saves/g.json"
+    monkeypatch.setenv("RAILGAMES_TABLES", "/somewhere/tables.sock")
+    assert shown(f"Saved to {home}/saves/g.json") == "Saved to saves/g.json"
+    assert str(tmp_path) not in where_saves_are()

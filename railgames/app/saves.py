@@ -83,6 +83,26 @@ def saves_dir() -> Path:
     return data_dir() / "saves"
 
 
+# Set by the host for the app it runs on a player's terminal (SSH or a browser).
+REMOTE_ENV = "RAILGAMES_TABLES"
+
+
+def shown(text: str) -> str:
+    """``text`` as a player may be shown it: on a host, the host's folders are its own
+    business, so a path under the player's folder is given from there ("saves/x.json")."""
+    if not os.environ.get(REMOTE_ENV):
+        return text
+    home = str(data_dir())
+    return text.replace(home + os.sep, "").replace(home, "your folder")
+
+
+def where_saves_are() -> str:
+    """Where saves are kept, in the words a player is shown."""
+    if os.environ.get(REMOTE_ENV):
+        return "on the host, in a folder of your own"
+    return f"in {saves_dir()}"
+
+
 def is_save_name(path: Path) -> bool:
     return path.suffix == SAVE_SUFFIX and not path.name.startswith(".")
 

@@ -506,6 +506,12 @@ class NetApp(RailgamesApp):
     def get_default_screen(self) -> LauncherScreen:
         return NetLauncherScreen()
 
+    def notify(self, message: str, *args: Any, **kwargs: Any) -> None:
+        """Every notice, with the host's own folders left out (see ``saves.shown``)."""
+        from railgames.app.saves import shown
+
+        super().notify(shown(str(message)), *args, **kwargs)
+
     def logged_in(self) -> None:
         """The browser player has given a name and the password: on to the launcher."""
         from railgames.net.sshhost import player_dir

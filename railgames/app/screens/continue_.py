@@ -22,7 +22,7 @@ from railgames.app.saves import (
     delete_save,
     list_saves,
     rename_save,
-    saves_dir,
+    where_saves_are,
 )
 from railgames.app.screens.guard import SCREENS_CSS, SizeGuard
 from railgames.core.errors import RailgamesError
@@ -157,9 +157,9 @@ class ContinueScreen(SizeGuard, Screen[None]):
         note = self.query_one("#continue-note", Static)
         if self.saves or self.finished or self.damaged:
             text = (f"Enter opens the chosen game; d deletes it, r renames it. "
-                    f"Saves are kept in {saves_dir()}.")
+                    f"Saves are kept {where_saves_are()}.")
         else:
-            text = f"No saved games yet (they are kept in {saves_dir()})."
+            text = f"No saved games yet (they are kept {where_saves_are()})."
         note.update(Text(text))
         self._focus(keep)
 

@@ -798,7 +798,9 @@ class GameScreen(SizeGuard, Screen[None]):
         except OSError as exc:
             self.notify(f"Could not save: {exc}", severity="error")
             return
-        self.notify(f"Saved to {path}", title="Saved")
+        from railgames.app.saves import shown
+
+        self.notify(shown(f"Saved to {path}"), title="Saved")
 
     def action_help(self) -> None:
         prompt = self.session.prompt()
