@@ -216,14 +216,18 @@ class FakeLink:
         self.last_table: dict[str, Any] | None = None
         self.sent: list[dict[str, Any]] = []
         self.logins: list[tuple[str, str]] = []
+        self.choose = False  # the name has its passphrase already
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
         self.sent.append(message)
         return {"ok": True, "tables": []}
 
-    def login(self, name: str, password: str) -> None:
+    def login(self, name: str, password: str, peer: str = "") -> None:
         self.logins.append((name, password))
         self.name = name
+
+    def forget(self, code: str) -> None:
+        pass
 
 
 @run_async
