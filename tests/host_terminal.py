@@ -348,3 +348,13 @@ def kept_record(data_dir: Path, code: str) -> Any:
     from railgames.net.store import FileTableStore
 
     return FileTableStore(data_dir / "tables").load(code).record
+
+
+async def until(check: Any, what: str, timeout: float = 30.0) -> None:
+    """Wait until ``check()`` is true, saying ``what`` did not happen if it never is."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        if loop.time() > deadline:
+            raise TimeoutError(what)
+        await asyncio.sleep(0.1)

@@ -17,6 +17,30 @@ from railgames.net.service import TableService
 from railgames.net.tables import Member
 from railgames.net.wire import decode, encode
 
+
+def people_at(service: TableService, game_id: str, names: tuple[str, ...] = ("ann", "bob", "cat"),
+              seed: int | None = None) -> tuple[Any, list[tuple[Member, Inbox]]]:
+    """A table of ``game_id`` where every seat is a person; the table and its people."""
+    people = [member(n) for n in names]
+    table = service.create(people[0][0], game_id, seats=len(names), humans=len(names), seed=seed)
+    for m, _ in people[1:]:
+        service.join(m, table.code)
+    assert table.game is not None
+    return table, people
+
+
+def play_at_random(service: TableService, table: Any, people: list[tuple[Member, Inbox]],
+                   moves: int, seed: int) -> None:
+    """``moves`` random legal moves, each by the person whose turn it is."""
+    game = table.game
+    pick = random.Random(seed)
+    for _ in range(moves):
+        prompt = game.prompt()
+        if prompt is None:
+            return
+        service.act(people[prompt.seat][0], pick.choice(game.legal_actions()).model_dump(mode="json"))
+
+
 GAMES = ["new-england", "paris-connection", "steel-driver", "railways-of-the-world",
          "american-rails"]
 
@@ -51,10 +75,7 @@ def check_views(service: TableService, code: str, people: list[tuple[Member, Inb
 @pytest.mark.parametrize("game_id", GAMES)
 def test_the_changes_sent_add_up_to_each_seats_view(tmp_path: Path, game_id: str) -> None:
     service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
-    people = [member(n) for n in ("ann", "bob", "cat")]
-    table = service.create(people[0][0], game_id, seats=3, humans=3)
-    for m, _ in people[1:]:
-        service.join(m, table.code)
+    table, people = people_at(service, game_id)
     watcher = member("zed")
     service.join(watcher[0], table.code, watch=True)
     game = table.game
@@ -76,17 +97,9 @@ def test_the_changes_sent_add_up_to_each_seats_view(tmp_path: Path, game_id: str
 
 def test_another_seats_secrets_are_never_sent(tmp_path: Path) -> None:
     service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
-    people = [member(n) for n in ("ann", "bob", "cat")]
-    table = service.create(people[0][0], "paris-connection", seats=3, humans=3)
-    for m, _ in people[1:]:
-        service.join(m, table.code)
+    table, people = people_at(service, "paris-connection")
     game = table.game
-    assert game is not None
-    pick = random.Random(5)
-    for _ in range(40):
-        prompt = game.prompt()
-        assert prompt is not None
-        service.act(people[prompt.seat][0], pick.choice(game.legal_actions()).model_dump(mode="json"))
+    play_at_random(service, table, people, 40, seed=5)
     for seat, (_, inbox) in enumerate(people):
         text = json.dumps(inbox.messages)
         for other, p in enumerate(game.state.players):
@@ -107,11 +120,8 @@ def test_what_a_member_is_sent_per_action_does_not_grow_with_the_game(tmp_path: 
     """Six people play Railways of the World at random for 1,000 actions: the bytes each
     is sent per action late in the game stay those of its start, not of its log."""
     service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
-    names = ("ann", "bob", "cat", "dan", "eve", "fay")
-    people = [member(n) for n in names]
-    table = service.create(people[0][0], "railways-of-the-world", seats=6, humans=6, seed=4)
-    for m, _ in people[1:]:
-        service.join(m, table.code)
+    table, people = people_at(service, "railways-of-the-world",
+                              ("ann", "bob", "cat", "dan", "eve", "fay"), seed=4)
     game = table.game
     assert game is not None
     watched = people[0][1]
@@ -229,17 +239,9 @@ def test_a_seat_opened_after_several_messages_starts_from_all_of_them(tmp_path: 
     from railgames.net.remote import RemoteLink, RemoteSeat
 
     service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
-    people = [member(n) for n in ("ann", "bob", "cat")]
-    table = service.create(people[0][0], "steel-driver", seats=3, humans=3)
-    for m, _ in people[1:]:
-        service.join(m, table.code)
+    table, people = people_at(service, "steel-driver")
     game = table.game
-    assert game is not None
-    pick = random.Random(8)
-    for _ in range(30):
-        prompt = game.prompt()
-        assert prompt is not None
-        service.act(people[prompt.seat][0], pick.choice(game.legal_actions()).model_dump(mode="json"))
+    play_at_random(service, table, people, 30, seed=8)
     ann_in = people[0][1]
     sent = [{k: v for k, v in m.items() if k != "seq"} for m in ann_in.messages]
     assert sum("view" in m and not m["view"]["reset"] for m in sent) > 20

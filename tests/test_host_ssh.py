@@ -17,7 +17,7 @@ from typing import Any
 
 import asyncssh
 import pytest
-from host_terminal import HostProcess, Terminal, kept_record
+from host_terminal import HostProcess, Terminal, kept_record, until
 
 from railgames.core.engine import Game
 from railgames.games import load_ruleset
@@ -43,13 +43,6 @@ def table_game(data_dir: Path, code: str) -> Game:
     return Game.replay(load_ruleset(record.game, record.map), record)
 
 
-async def until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.1)
 
 
 async def open_paris_table(port: int) -> tuple[str, Terminal, Terminal]:

@@ -258,13 +258,12 @@ def test_a_fortune_sent_by_a_remote_seat_is_refused_and_the_table_still_loads(
         tmp_path: Path, game_id: str, kind: str) -> None:
     """A bid or loan of 10**30, sent as a remote seat sends it, is refused in one line; the
     table plays on, and its log reads back as strictly as ever."""
+    from test_host_feed import people_at
+
     from railgames.core.errors import RailgamesError
 
     service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
-    people = [member(n) for n in ("ann", "bob", "cat")]
-    table = service.create(people[0][0], game_id, seats=3, humans=3, seed=5)
-    for m, _ in people[1:]:
-        service.join(m, table.code)
+    table, people = people_at(service, game_id, seed=5)
     game = table.game
     assert game is not None
     pick = random.Random(1)

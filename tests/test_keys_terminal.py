@@ -19,7 +19,7 @@ from typing import Any
 
 import pyte
 import pytest
-from host_terminal import HostProcess, Terminal
+from host_terminal import HostProcess, Terminal, until
 
 from benchmarks.ptyterm import PtyApp, terminal_env
 
@@ -141,13 +141,6 @@ def run(test: Callable[[], Any]) -> None:
     asyncio.run(asyncio.wait_for(test(), 240))
 
 
-async def until(check: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        if loop.time() > deadline:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.1)
 
 
 def write(term: Terminal, keys: str) -> None:
@@ -176,7 +169,8 @@ def test_bursts_through_the_ssh_host_bid_exactly_what_they_say(tmp_path: Path) -
             write(ann, BACKSPACE + "15" + ENTER)  # more than the $10 each has: refused
             await ann.wait_for(r"a bid of \$15 needs")
             write(ann, BACKSPACE * 2 + "3" + ENTER)
-            await until(lambda: len(saved_actions(host.data_dir)) > 3, "the bid was never saved")
+            await until(lambda: len(saved_actions(host.data_dir)) > 3, "the bid was never saved",
+                        WAIT)
             bid = saved_actions(host.data_dir)[3]
             assert (bid["type"], bid["amount"]) == ("bid", 3)
         finally:
