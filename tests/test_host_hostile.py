@@ -278,6 +278,19 @@ def test_a_flood_of_keys_and_an_unread_screen_hold_no_one_up(
             await until(lambda: len(host.sessions) == 1, "eve's session to end")
             ended = [r for r in events if r.get("event") == "session_ended"]
             assert ended[-1]["user"] == "eve" and ended[-1]["input_dropped"] > 0
+            # A new game from the address that flooded starts at a low priority, so that
+            # flooding, quitting and logging in again costs the others little; ann's game,
+            # started before, goes on as it was.
+            again = await keys.connect(host.port, "eve")
+            await again.create_session(asyncssh.SSHClientSession, term_type="xterm",
+                                       encoding=None)
+            await until(lambda: any(s.proc for s in host.sessions if s.login.name == "eve"),
+                        "eve's second app")
+            second = next(s for s in host.sessions if s.login.name == "eve")
+            assert second.proc is not None and niceness(second.proc.pid) == 10
+            assert [niceness(s.proc.pid) for s in host.sessions
+                    if s.login.name == "ann" and s.proc] == [0]
+            again.abort()
 
     run(scenario)
 

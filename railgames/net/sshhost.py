@@ -138,6 +138,8 @@ class Host:
         self.sessions: set[PtySession] = set()
         self.connections_by_ip: dict[str, int] = {}
         self.open_connections = 0
+        # Addresses whose sessions flooded their games lately, and when (see FLOOD_MEMORY).
+        self.flooded: dict[str, float] = {}
         self.connections: set[HostConnection] = set()
         self.server: asyncssh.SSHAcceptor | None = None
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
@@ -552,6 +554,10 @@ FLOOD_PAUSE = 0.25
 # The niceness a flooding session's game runs at from then on: it may use a core nobody
 # else wants, but every other game and the host come first.
 FLOOD_NICE = 10
+# For this many seconds after a session of an address flooded its game, that address's
+# new games start at FLOOD_NICE: a client that floods, quits and logs in again and again
+# cannot make every player wait while its fresh games start.
+FLOOD_MEMORY = 120.0
 
 
 class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
@@ -722,9 +728,16 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                     env[name] = os.environ[name]
             command = cfg.app_command or [sys.executable, "-m", "railgames.net.seat_app"]
 
+            flooded = self.host.flooded.get(self.ip)
+            lowered = flooded is not None and time.monotonic() - flooded < FLOOD_MEMORY
+
             def controlling_tty() -> None:
                 os.setsid()
                 fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+                if lowered:
+                    os.nice(FLOOD_NICE)
+
+            self._lowered = lowered
 
             self.proc = await asyncio.create_subprocess_exec(
                 *command, stdin=slave, stdout=slave, stderr=slave, env=env,
@@ -859,6 +872,12 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     def _lower_priority(self) -> None:
         """A session that floods its game with keys has that game run at a low priority, so
         the processor time it takes is time nobody else wanted (once it has a game)."""
+        now = time.monotonic()
+        flooded = self.host.flooded
+        if len(flooded) > 1000:  # only lately matters: forget the rest
+            for ip in [ip for ip, at in flooded.items() if now - at >= FLOOD_MEMORY]:
+                del flooded[ip]
+        flooded[self.ip] = now
         if self.proc is not None and self.proc.returncode is None and not self._lowered:
             self._lowered = True
             with contextlib.suppress(OSError):
