@@ -110,6 +110,18 @@ class HostProcess:
         return (self.data_dir / "host.log").read_text()
 
 
+def login_secret(port: int, name: str, password: str | None,
+                 exactly: bool) -> tuple[str | None, bool]:
+    """What a player types to log in as ``name``: its passphrase once it has one, else the
+    table password given (``exactly``: the password as given); and whether this is the
+    name's first login, when the player chooses its passphrase."""
+    if password is None or exactly:
+        return password, False
+    if has_passphrase(port, name):
+        return passphrase_for(name), False
+    return password, True
+
+
 class Terminal:
     """A player's terminal: an SSH session with a PTY, read through a screen emulator."""
 
@@ -129,12 +141,7 @@ class Terminal:
 
     async def open(self, port: int, name: str, password: str | None = None,
                    exactly: bool = False, **kw: Any) -> Terminal:
-        first = False
-        if password is not None and not exactly:
-            if has_passphrase(port, name):
-                password = passphrase_for(name)
-            else:
-                first = True
+        password, first = login_secret(port, name, password, exactly)
         self.conn = await asyncssh.connect(
             "127.0.0.1", port, username=name, password=password, known_hosts=None,
             client_keys=kw.pop("client_keys", None), agent_path=None, **kw)
@@ -287,12 +294,7 @@ class OpenSshTerminal:
 
     async def open(self, port: int, name: str, password: str | None = None,
                    exactly: bool = False, **kw: Any) -> OpenSshTerminal:
-        first = False
-        if password is not None and not exactly:
-            if has_passphrase(port, name):
-                password = passphrase_for(name)
-            else:
-                first = True
+        password, first = login_secret(port, name, password, exactly)
         width, height = self.size
         command = (f"ssh -p {port} -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
                    f"-o LogLevel=ERROR -o PubkeyAuthentication=no {name}@127.0.0.1")
