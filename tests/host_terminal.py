@@ -157,7 +157,7 @@ class Terminal:
         await self.wait_for("Choose a passphrase for", 60)
         # The passphrase, Tab; the same again, Enter; with a moment for the focus to move
         # (a busy app may take a key before it has moved the focus for the one before).
-        for field, then in (("Passphrase", "tab"), ("Again", "enter")):
+        for field, then in (("Choose it", "tab"), ("Again", "enter")):
             await asyncio.sleep(1.0)
             self.press(passphrase)
             await self.wait_for(field + r"\s*•", 60)
@@ -307,7 +307,7 @@ class OpenSshTerminal:
             self._tmux("send-keys", "-t", self.session, "Enter")
         if first:
             await self.wait_for("Choose a passphrase for", 60)
-            for field, then in (("Passphrase", "tab"), ("Again", "enter")):
+            for field, then in (("Choose it", "tab"), ("Again", "enter")):
                 await asyncio.sleep(0.3)
                 self.press(passphrase_for(name))
                 await self.wait_for(field + r"\s*•", 60)

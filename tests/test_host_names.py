@@ -137,7 +137,7 @@ def test_a_new_name_chooses_its_passphrase_and_needs_it_from_then_on(tmp_path: P
             assert "Host a table" not in term.text()  # nothing before the passphrase
 
             async def attempt(first: str, again: str, shown: str) -> None:
-                for field, text, then in (("Passphrase", first, "tab"),
+                for field, text, then in (("Choose it", first, "tab"),
                                           ("Again", again, "enter")):
                     await asyncio.sleep(1.0)
                     term.press(text)

@@ -118,7 +118,7 @@ def test_a_browser_player_and_an_ssh_player_share_a_table(tmp_path: Path) -> Non
                 await typed(web, *["\x7f"] * 5, PASSWORD, "enter")
                 # A new name: its passphrase is chosen before anything else.
                 await web.wait_for("Choose a passphrase for bob")
-                for field, then in (("Passphrase", "tab"), ("Again", "enter")):
+                for field, then in (("Choose it", "tab"), ("Again", "enter")):
                     await asyncio.sleep(1.0)
                     await typed(web, passphrase_for("bob"))
                     await web.wait_for(field + r"\s*•")

@@ -418,6 +418,7 @@ class ChoosePassphraseScreen(Screen[None]):
     """
 
     BINDINGS = [Binding("escape", "app.quit", "Quit")]
+    DEFAULT_CSS = "ChoosePassphraseScreen #setup-note { margin-bottom: 1; }"
 
     def __init__(self, web: bool = False) -> None:
         super().__init__()
@@ -425,21 +426,20 @@ class ChoosePassphraseScreen(Screen[None]):
 
     def compose(self) -> Any:
         name = self.app.link.name  # type: ignore[attr-defined]
-        how = "in a browser here" if self.web else "as ssh's password"
         with VerticalScroll(id="setup"):
             yield Static(f"[b]Choose a passphrase for {name}[/b]", id="setup-title")
             yield Static(f"{name} is a new name on this host. Choose a passphrase to make it "
-                         f"yours: from now on it logs in as {name} ({how}, or the other way), "
-                         "and the table password no longer does. At least 8 characters.",
-                         id="setup-note")
+                         f"yours: from now on only that passphrase logs in as {name} (typed "
+                         "as the password over SSH, or on the page in a browser); the table "
+                         "password no longer does.", id="setup-note")
             with Horizontal(classes="setup-row"):
-                yield Label("Passphrase", classes="setup-label")
-                yield Input("", id="passphrase", password=True, compact=True, max_length=200,
-                            classes="seat-name")
+                yield Label("Choose it", classes="setup-label")
+                yield Input("", placeholder="8 characters or more", id="passphrase",
+                            password=True, compact=True, max_length=200, classes="seat-name")
             with Horizontal(classes="setup-row"):
                 yield Label("Again", classes="setup-label")
-                yield Input("", id="again", password=True, compact=True, max_length=200,
-                            classes="seat-name")
+                yield Input("", placeholder="the same again", id="again", password=True,
+                            compact=True, max_length=200, classes="seat-name")
             yield Static(id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Keep it", id="keep", variant="primary", compact=True)
