@@ -103,7 +103,7 @@ def test_two_writers_never_lose_each_others_change(players: Players) -> None:
 @pytest.mark.parametrize("content, reason", [
     ("{not json", "not a readable register"),
     ('{"format": 1, "players": {}, "extra": 1}', "extra"),
-    ('{"format": 2, "players": {}}', "register format 2"),
+    ('{"format": 2, "players": {}}', "register of players format 2"),
     ('{"format": 1, "players": {"cat": {"name": "Eve"}}}', "holds the player 'Eve'"),
     ('{"format": 1, "players": {"cat": {"name": "cat", "key": "ssh-rsa AAAA"}}}', "key"),
     ('{"format": 1, "players": {"a b": {"name": "a b"}}}', "players"),

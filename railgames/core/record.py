@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -301,6 +301,25 @@ def read_strict_json(text: str, source: str, what: str, limit: int) -> dict[str,
     if not isinstance(raw, dict):
         raise RecordError(f"{source}: not a {what} (expected a JSON object)")
     return raw
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def read_versioned(text: str, source: str, what: str, limit: int, version: int,
+                   model: type[M]) -> M:
+    """A versioned JSON file read strictly (``read_strict_json``) into ``model``.
+
+    Its ``format`` must be ``version``; every refusal is one RecordError naming ``source``.
+    """
+    raw = read_strict_json(text, source, what, limit)
+    if raw.get("format") != version:
+        raise RecordError(f"{source}: {what} format {raw.get('format')!r} is not one this "
+                          f"version reads ({version})"[:300])
+    try:
+        return model.model_validate(raw)
+    except ValidationError as exc:
+        raise RecordError(f"{source}: {describe_validation_error(exc)}") from None
 
 
 def parse_record(text: str, source: str = "record") -> GameRecord:

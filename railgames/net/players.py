@@ -36,10 +36,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from railgames.core.errors import RailgamesError, RecordError
-from railgames.core.record import describe_validation_error, read_strict_json
+from railgames.core.record import read_versioned
 
 REGISTER_FORMAT = 1
 MAX_REGISTER_BYTES = 4 * 1024 * 1024  # some ten thousand players
@@ -168,14 +168,8 @@ def _read_register(path: Path) -> Register:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not a register of players (not UTF-8 text)") from None
-    raw = read_strict_json(text, str(path), "register of players", MAX_REGISTER_BYTES)
-    if raw.get("format") != REGISTER_FORMAT:
-        raise RecordError(f"{path}: register format {raw.get('format')!r} is not one this "
-                          f"version reads ({REGISTER_FORMAT})"[:300])
-    try:
-        register = Register.model_validate(raw)
-    except ValidationError as exc:
-        raise RecordError(f"{path}: {describe_validation_error(exc)}") from None
+    register = read_versioned(text, str(path), "register of players", MAX_REGISTER_BYTES,
+                              REGISTER_FORMAT, Register)
     for low, player in register.players.items():
         if player.name.lower() != low:
             raise RecordError(f"{path}: the entry '{low}' holds the player '{player.name}'")

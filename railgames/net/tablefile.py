@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from railgames.core.errors import RecordError
 from railgames.core.record import (
@@ -23,10 +23,9 @@ from railgames.core.record import (
     Id,
     OptionValue,
     PlayerKind,
-    describe_validation_error,
     parse_record,
     read_capped_text,
-    read_strict_json,
+    read_versioned,
 )
 
 TABLE_FORMAT = 1
@@ -69,14 +68,7 @@ def parse_table(text: str, source: str,
 
     ``code`` is the table the file should hold (its name says so).
     """
-    raw = read_strict_json(text, source, "table", MAX_TABLE_BYTES)
-    if raw.get("format") != TABLE_FORMAT:
-        raise RecordError(f"{source}: table format {raw.get('format')!r} is not one this "
-                          f"version reads ({TABLE_FORMAT})"[:300])
-    try:
-        table = TableFile.model_validate(raw)
-    except ValidationError as exc:
-        raise RecordError(f"{source}: {describe_validation_error(exc)}") from None
+    table = read_versioned(text, source, "table", MAX_TABLE_BYTES, TABLE_FORMAT, TableFile)
     if code is not None and table.code != code:
         raise RecordError(f"{source}: holds table {table.code}, not {code}")
     humans = sum(1 for s in table.seats if s.kind == "human")
