@@ -11,6 +11,7 @@ waiting, else passes. It never looks further ahead than this round.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -477,3 +478,7 @@ class RailwaysSearch(SearchHooks):
     def evaluate(self, state: Any) -> list[float]:
         return [p.income - p.bonds + p.cash / 10_000 + 0.3 * p.engine for p in state.players]
 
+
+def bot_makers(rules: RailwaysOfTheWorldRules) -> dict[str, Callable[[int], Any]]:
+    """The game's bots besides the kernel's random one (``Ruleset.bot_makers``)."""
+    return {"greedy": GreedyBot, "search": RailwaysSearch.maker(rules)}

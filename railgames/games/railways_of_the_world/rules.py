@@ -17,6 +17,7 @@ the action's class for the rest) and answers for them to the rest of the suite.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
@@ -62,6 +63,10 @@ from railgames.games.railways_of_the_world.terms import (  # noqa: F401 - the ru
 from railgames.games.railways_of_the_world.turn import ActionPhase
 from railgames.games.railways_of_the_world.urbanize import UrbanizePhase
 
+# Where the game's bots are, by import path as the registry names rules classes: the
+# bots import these rules, so the rules name them without importing them.
+BOTS = "railgames.games.railways_of_the_world.bots"
+
 
 class RailwaysOfTheWorldRules(RotwRulesBase):
     id: ClassVar[str] = "railways-of-the-world"
@@ -98,10 +103,8 @@ class RailwaysOfTheWorldRules(RotwRulesBase):
             Step.URBANIZE: self.urbanize, Step.DELIVER: self.deliver}
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
-        # Imported here: the bots import these rules.
-        from railgames.games.railways_of_the_world.bots import GreedyBot, RailwaysSearch
-
-        return {"greedy": GreedyBot, "search": RailwaysSearch.maker(self)}
+        makers: dict[str, Callable[[int], Any]] = importlib.import_module(BOTS).bot_makers(self)
+        return makers
 
     # ------------------------------------------------------------ set-up
     def setup(self, record: GameRecord, chance: Chance, log: EventLog) -> RotwState:
