@@ -24,7 +24,7 @@ from railgames.core.errors import IllegalAction
 from railgames.core.simulate import bot_players, bots_for, step_bot
 from railgames.games import GAMES, load_ruleset
 from railgames.games.railways_of_the_world.actions import Cancel, Choose, LayTrack
-from railgames.games.railways_of_the_world.rules import _nth_bit
+from railgames.games.railways_of_the_world.index import nth_bit
 from railgames.games.railways_of_the_world.state import RotwState, Step
 
 
@@ -34,7 +34,7 @@ def test_nth_bit_finds_each_set_bit_in_order() -> None:
         for _ in range(20):
             bits = rng.getrandbits(size) | 1 << (size - 1)
             where = [i for i in range(size) if bits >> i & 1]
-            assert [_nth_bit(bits, n) for n in range(len(where))] == where
+            assert [nth_bit(bits, n) for n in range(len(where))] == where
 
 
 def first_build_prompts(board: str, players: int, seed: int) -> Iterator[tuple[Game, Prompt]]:
@@ -81,11 +81,11 @@ def test_a_builds_first_tiles_read_one_by_one_are_the_plain_list(
         # Equal actions made elsewhere are not the listed objects.
         assert not any(choices.holds(LayTrack(**a.model_dump())) for a in items[:5])
         # First tiles of the board not legal now, and another seat's, are not held.
-        every = rules._first_tile_actions_of(seat)
+        every = rules.track_index.first_tile_actions(seat)
         shut = [a for a in every if not any(a is b for b in items)]
         assert shut or len(every) == n - 1
         assert not any(choices.holds(a) for a in shut)
-        other = rules._first_tile_actions_of((seat + 1) % players)
+        other = rules.track_index.first_tile_actions((seat + 1) % players)
         assert not any(choices.holds(a) for a in other)
         # Sent to another process, it is the plain list.
         sent = pickle.loads(pickle.dumps(prompt))

@@ -42,10 +42,10 @@ def plain_track_choices(rules: RailwaysOfTheWorldRules, state: RotwState, seat: 
         starts += [(c, n, None) for c in rules.map.city_at for n in rules._board_neighbours[c]]
     out = []
     for entry, h, link in starts:
-        if rules._tile_refusal(state, seat, entry, h, link) is not None:
+        if rules.build.tile_refusal(state, seat, entry, h, link) is not None:
             continue
         for exit_ in rules._board_neighbours[h]:
-            if exit_ != entry and rules._exit_refusal(state, entry, h, exit_, link) is None:
+            if exit_ != entry and rules.build.exit_refusal(state, entry, h, exit_, link) is None:
                 out.append((rules.offset(h), rules.offset(entry), rules.offset(exit_)))
     return out
 
@@ -121,7 +121,7 @@ def test_listed_tiles_and_deliveries_are_those_the_rules_accept_in_order(
             for engine in range(8, 0, -1):
                 for city in net:
                     for colour in CUBE_COLOURS:
-                        assert rules._routes(state, net, seat, city, colour, engine) == \
+                        assert rules.routes(state, seat, city, colour, engine) == \
                             plain_routes(state, net, seat, city, colour, engine)
             # Whether anything can be delivered, for every seat and every engine.
             for other, p in enumerate(state.players):

@@ -11,7 +11,7 @@ waiting, else passes. It never looks further ahead than this round.
 from __future__ import annotations
 
 import random
-from operator import le
+from collections.abc import Callable
 from typing import Any
 
 from railgames.core.engine import Prompt, Ruleset
@@ -30,12 +30,10 @@ from railgames.games.railways_of_the_world.actions import (
     Urbanize,
 )
 from railgames.games.railways_of_the_world.board_map import CUBE_COLOURS, GRAY, MAX_ENGINE
-from railgames.games.railways_of_the_world.rules import (
-    MAX_TILES,
-    TRACKS_PER_HEX,
-    RailwaysOfTheWorldRules,
-)
+from railgames.games.railways_of_the_world.index import only_added, routes_table
+from railgames.games.railways_of_the_world.rules import RailwaysOfTheWorldRules
 from railgames.games.railways_of_the_world.state import Link, RotwState, Step
+from railgames.games.railways_of_the_world.terms import MAX_TILES, TRACKS_PER_HEX
 
 PAIRS_SEARCHED = 10
 
@@ -227,7 +225,7 @@ def cheapest_path(ruleset: RailwaysOfTheWorldRules, state: RotwState, start: Hex
     known = state.known.get("cheapest_paths")
     if known is None or known[0] != track:
         kept: dict[Any, tuple[int, list[Hex]] | None] = {}
-        if known is not None and _only_added(known[0], track):
+        if known is not None and only_added(known[0], track):
             kept = {query: found for query, found in known[1].items()
                     if found is None or _still_free(found[1], sides, used)}
         known = (track, kept)
@@ -240,15 +238,6 @@ def cheapest_path(ruleset: RailwaysOfTheWorldRules, state: RotwState, start: Hex
     found = _cheapest_path(ruleset, sides, used, start, target, tiles, link)
     table[query] = found
     return found
-
-
-def _only_added(before: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]],
-                now: tuple[tuple[Any, ...], tuple[Any, ...], tuple[int, ...]]) -> bool:
-    """Whether the track ``now`` (sides taken, hexes with track, tracks in each) is the
-    track ``before`` with more added: no side freed, no hex emptier."""
-    sides, hexes, counts = before
-    return (now[0][:len(sides)] == sides and now[1][:len(hexes)] == hexes
-            and all(map(le, counts, now[2])))
 
 
 def _still_free(run: list[Hex], sides: dict[tuple[Hex, Hex], str],
@@ -417,14 +406,14 @@ def best_gain(ruleset: RailwaysOfTheWorldRules, state: RotwState, seat: int, eng
     asked about in turn, with one walk of the network."""
     net = ruleset.network(state)
     links = state.links
-    table = ruleset._routes_table(state, net)
+    table = routes_table(state, net)
     best = 0
     for city, here in state.cubes.items():
         if city not in net:
             continue
         routes = table.get((seat, MAX_ENGINE, city))
         if routes is None:
-            routes = ruleset._routes_from(state, net, seat, city, MAX_ENGINE)
+            routes = ruleset.deliver.routes_from(state, net, seat, city, MAX_ENGINE)
         for colour in here:
             for route in routes[colour]:
                 if len(route) <= engine:
@@ -489,3 +478,7 @@ class RailwaysSearch(SearchHooks):
     def evaluate(self, state: Any) -> list[float]:
         return [p.income - p.bonds + p.cash / 10_000 + 0.3 * p.engine for p in state.players]
 
+
+def bot_makers(rules: RailwaysOfTheWorldRules) -> dict[str, Callable[[int], Any]]:
+    """The game's bots besides the kernel's random one (``Ruleset.bot_makers``)."""
+    return {"greedy": GreedyBot, "search": RailwaysSearch.maker(rules)}
