@@ -176,14 +176,8 @@ class GreedyBot:
     def build_score(self, ruleset: SteelDriverBase, state: SDState, action: BuildTrack) -> float:
         c = state.companies[action.company]
         r = ruleset.route(action.route)
-        gain = ruleset.gain_of(state, action)
-        new = None
-        if not c.reached:
-            new = r.b if action.start == r.a else r.a
-        else:
-            fresh = [end for end in (r.a, r.b) if end not in c.reached]
-            new = fresh[0] if fresh else None
-        score = float(gain)
+        new = ruleset.target_of(state, action)
+        score = float(0 if new is None else ruleset.value(new))
         if new is not None:
             colours = {ruleset.colour(loc) for loc in c.reached}
             if ruleset.colour(new) not in colours:
