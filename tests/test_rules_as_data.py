@@ -72,17 +72,23 @@ def test_every_event_of_every_game_names_rules_the_book_explains(game: str) -> N
 
 @pytest.mark.parametrize("game", TITLES)
 def test_every_place_that_logs_an_event_names_a_rule(game: str) -> None:
-    """Also the branches that random games seldom reach (a tie roll, an empty deck)."""
-    source = (ROOT / "railgames" / "games" / _package(game).rsplit(".", 1)[1] / "rules.py").read_text()
+    """Also the branches that random games seldom reach (a tie roll, an empty deck).
+
+    Every module of the game is read: rules split by phase log from several.
+    """
+    folder = ROOT / "railgames" / "games" / _package(game).rsplit(".", 1)[1]
+    sources = {path.relative_to(folder).as_posix(): path.read_text()
+               for path in sorted(folder.rglob("*.py")) if path.name != "rule_texts.py"}
     calls = [
-        node for node in ast.walk(ast.parse(source))
+        (name, node) for name, text in sources.items() for node in ast.walk(ast.parse(text))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
         and node.func.attr == "add" and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "log"
     ]
     assert calls
-    missing = [c.lineno for c in calls if not any(k.arg == "rule" for k in c.keywords)]
-    assert not missing, f"{game}: log.add without rule= on lines {missing}"
+    missing = [f"{name}:{c.lineno}" for name, c in calls if not any(k.arg == "rule" for k in c.keywords)]
+    assert not missing, f"{game}: log.add without rule= at {missing}"
+    source = "\n".join(sources.values())
     # Every rule constant the rules use is in the book, and every rule in the book is used.
     book = rulebook(game)
     used = set(re.findall(r"\bR\.([A-Z_]+)\b", source))

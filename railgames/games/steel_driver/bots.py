@@ -26,14 +26,10 @@ from railgames.games.steel_driver.actions import (
     PassMarker,
     PutUp,
 )
+from railgames.games.steel_driver.base import SteelDriverBase
 from railgames.games.steel_driver.board_map import Route
-from railgames.games.steel_driver.rules import (
-    TRANSCONTINENTAL_BUILDER,
-    TURNS,
-    SteelDriverRules,
-    set_value,
-)
 from railgames.games.steel_driver.state import SDState, Step
+from railgames.games.steel_driver.terms import TRANSCONTINENTAL_BUILDER, TURNS, set_value
 
 # What a cube in hand is worth, in dollars, by turn: it can still buy track later.
 CUBE_PRICE = {1: 12, 2: 11, 3: 10, 4: 8, 5: 2}
@@ -49,7 +45,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
-        assert isinstance(ruleset, SteelDriverRules)
+        assert isinstance(ruleset, SteelDriverBase)
         state: SDState = view
         seat = prompt.seat
         me = state.players[seat]
@@ -82,7 +78,7 @@ class GreedyBot:
     def price(state: SDState) -> int:
         return CUBE_PRICE.get(state.turn, 2)
 
-    def limit(self, ruleset: SteelDriverRules, state: SDState, company: str,
+    def limit(self, ruleset: SteelDriverBase, state: SDState, company: str,
               cubes: int) -> tuple[int, int]:
         """The most cubes worth paying for control of ``company``, and the bid worth most.
 
@@ -102,7 +98,7 @@ class GreedyBot:
                 best, best_gain = bid, gain
         return limit, best
 
-    def worth(self, ruleset: SteelDriverRules, state: SDState, company: str, bid: int) -> float:
+    def worth(self, ruleset: SteelDriverBase, state: SDState, company: str, bid: int) -> float:
         c = state.companies[company]
         plan = self.plan(ruleset, state, company, c.cubes + bid)
         return self.profit_with(plan, c.cubes + bid) + self.share_worth(ruleset, state, company, plan)
@@ -118,7 +114,7 @@ class GreedyBot:
             gained += gain
         return gained
 
-    def share_worth(self, ruleset: SteelDriverRules, state: SDState, company: str,
+    def share_worth(self, ruleset: SteelDriverBase, state: SDState, company: str,
                     plan: list[tuple[int, int, str | None]]) -> float:
         c = state.companies[company]
         colours: dict[str, int] = {}
@@ -128,7 +124,7 @@ class GreedyBot:
         turns_left = TURNS - state.turn
         return max(MIN_SHARE, SHARE_SHARE * set_value(colours)) + 10 * turns_left
 
-    def plan(self, ruleset: SteelDriverRules, state: SDState, company: str,
+    def plan(self, ruleset: SteelDriverBase, state: SDState, company: str,
              cubes: int) -> list[tuple[int, int, str | None]]:
         """Greedy builds with ``cubes``: (cost, profit, location reached) per link."""
         c = state.companies[company]
@@ -157,7 +153,7 @@ class GreedyBot:
             steps.append((r.cost, ruleset.value(new) if new else 0, new))
 
     @staticmethod
-    def _routes(ruleset: SteelDriverRules, reached: list[str], built: set[str]) -> list[Route]:
+    def _routes(ruleset: SteelDriverBase, reached: list[str], built: set[str]) -> list[Route]:
         if not reached:
             return [r for r in ruleset.map.links if r.id not in built
                     and (ruleset.is_starting(r.a) or ruleset.is_starting(r.b))]
@@ -169,7 +165,7 @@ class GreedyBot:
         return list(seen.values())
 
     @staticmethod
-    def _ends(ruleset: SteelDriverRules, r: Route, reached: list[str]) -> list[tuple[str | None, str | None]]:
+    def _ends(ruleset: SteelDriverBase, r: Route, reached: list[str]) -> list[tuple[str | None, str | None]]:
         """(start, newly reached location) for each way of building ``r``."""
         if not reached:
             return [(end, r.b if end == r.a else r.a) for end in (r.a, r.b) if ruleset.is_starting(end)]
@@ -177,17 +173,11 @@ class GreedyBot:
         return [(None, new[0] if new else None)]
 
     # ------------------------------------------------------------ building
-    def build_score(self, ruleset: SteelDriverRules, state: SDState, action: BuildTrack) -> float:
+    def build_score(self, ruleset: SteelDriverBase, state: SDState, action: BuildTrack) -> float:
         c = state.companies[action.company]
         r = ruleset.route(action.route)
-        gain = ruleset.gain_of(state, action)
-        new = None
-        if not c.reached:
-            new = r.b if action.start == r.a else r.a
-        else:
-            fresh = [end for end in (r.a, r.b) if end not in c.reached]
-            new = fresh[0] if fresh else None
-        score = float(gain)
+        new = ruleset.target_of(state, action)
+        score = float(0 if new is None else ruleset.value(new))
         if new is not None:
             colours = {ruleset.colour(loc) for loc in c.reached}
             if ruleset.colour(new) not in colours:
@@ -203,7 +193,7 @@ class GreedyBot:
         return score / r.cost
 
     @staticmethod
-    def joins_coasts(ruleset: SteelDriverRules, state: SDState, route: str) -> bool:
+    def joins_coasts(ruleset: SteelDriverBase, state: SDState, route: str) -> bool:
         adj: dict[str, list[str]] = {}
         for rid in [*state.track, route]:
             r = ruleset.route(rid)
@@ -223,7 +213,7 @@ class GreedyBot:
 
     # ------------------------------------------------------------ final claims
     @staticmethod
-    def claim_score(ruleset: SteelDriverRules, state: SDState, action: ClaimGoods) -> tuple[int, int]:
+    def claim_score(ruleset: SteelDriverBase, state: SDState, action: ClaimGoods) -> tuple[int, int]:
         c = state.companies[action.company]
         colour = state.goods_on[action.location]
         more = dict(c.goods)
@@ -250,7 +240,7 @@ class SteelDriverSearch(SearchHooks):
 
     def evaluate(self, state: Any) -> list[float]:
         rules = self.rules
-        assert isinstance(rules, SteelDriverRules)
+        assert isinstance(rules, SteelDriverBase)
         worth: dict[str, float] = {}
         for cid, c in state.companies.items():
             if c.final_profit is not None:
