@@ -77,7 +77,8 @@ class NewEnglandRules(NewEnglandBase):
     action_adapter = ACTION_ADAPTER
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
-        # Imported here: the bots import these rules.
+        # Imported when bots are asked for, as a replay needs none. The bots see the rules
+        # as NewEnglandBase (base.py) and never import this module.
         from railgames.games.new_england.bots import GreedyBot, NewEnglandSearch
 
         return {"greedy": GreedyBot, "search": NewEnglandSearch.maker(self)}
