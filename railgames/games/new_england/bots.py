@@ -27,7 +27,8 @@ from railgames.games.new_england.actions import (
     Retire,
     Ship,
 )
-from railgames.games.new_england.rules import NewEnglandRules, service_due
+from railgames.games.new_england.base import NewEnglandBase
+from railgames.games.new_england.loans import service_due
 from railgames.games.new_england.state import NEState, Step
 
 # Chance that two dice total at least n, for n = 0..13.
@@ -48,7 +49,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
-        assert isinstance(ruleset, NewEnglandRules)
+        assert isinstance(ruleset, NewEnglandBase)
         state: NEState = view
         seat = prompt.seat
         me = state.railways[seat]
@@ -87,7 +88,7 @@ class GreedyBot:
                 best, best_key = choice, key
         return best if best is not None else PassShip(seat=seat)
 
-    def loan_wanted(self, ruleset: NewEnglandRules, state: NEState, seat: int) -> int:
+    def loan_wanted(self, ruleset: NewEnglandBase, state: NEState, seat: int) -> int:
         """$10 when a link on offer is worth more to it than its cash, with time to pay it back.
 
         A loan costs $2 a turn and is repaid at the end; one that wins a link early
@@ -104,7 +105,7 @@ class GreedyBot:
         per_turn = max(1, len(state.current))
         return 1 + (len(state.link_deck) + len(state.future)) // per_turn
 
-    def link_worth(self, ruleset: NewEnglandRules, state: NEState, link: str, seat: int) -> int:
+    def link_worth(self, ruleset: NewEnglandBase, state: NEState, link: str, seat: int) -> int:
         value = ruleset.link_value(link)
         a, b = ruleset.link_ends(link)
         incident = _board(ruleset).incident
@@ -121,7 +122,7 @@ class _Board:
     """What the greedy bot looks up on a map again and again: the links at each
     city, and the links along a shipping path."""
 
-    def __init__(self, ruleset: NewEnglandRules) -> None:
+    def __init__(self, ruleset: NewEnglandBase) -> None:
         self.incident: dict[str, list[str]] = {c.id: [] for c in ruleset.map.cities}
         self.pair: dict[tuple[str, str], str] = {}
         for link in ruleset.map.links:
@@ -141,7 +142,7 @@ class _Board:
 _BOARDS: dict[int, tuple[Any, _Board]] = {}  # id of a map -> (that map, its lookups)
 
 
-def _board(ruleset: NewEnglandRules) -> _Board:
+def _board(ruleset: NewEnglandBase) -> _Board:
     entry = _BOARDS.get(id(ruleset.map))
     if entry is None or entry[0] is not ruleset.map:
         if len(_BOARDS) >= 8:
@@ -224,7 +225,7 @@ class NewEnglandSearch(SearchHooks):
 
     def evaluate(self, state: Any) -> list[float]:
         rules = self.rules
-        assert isinstance(rules, NewEnglandRules)
+        assert isinstance(rules, NewEnglandBase)
         turns = GreedyBot.turns_left(state)
         out = []
         for r in state.railways:
