@@ -54,6 +54,13 @@ def _package(game: str) -> str:
     return ruleset_class(game).__module__.rsplit(".", 1)[0]
 
 
+def _rules_sources(game: str) -> list[str]:
+    """The source of each module of the game's rules: those that log with its rule texts."""
+    folder = ROOT / "railgames" / "games" / _package(game).rsplit(".", 1)[1]
+    sources = [path.read_text() for path in sorted(folder.glob("*.py"))]
+    return [source for source in sources if "rule_texts as R" in source]
+
+
 @pytest.mark.parametrize("game", TITLES)
 def test_every_event_of_every_game_names_rules_the_book_explains(game: str) -> None:
     ruleset = load_ruleset(game)
@@ -73,9 +80,9 @@ def test_every_event_of_every_game_names_rules_the_book_explains(game: str) -> N
 @pytest.mark.parametrize("game", TITLES)
 def test_every_place_that_logs_an_event_names_a_rule(game: str) -> None:
     """Also the branches that random games seldom reach (a tie roll, an empty deck)."""
-    source = (ROOT / "railgames" / "games" / _package(game).rsplit(".", 1)[1] / "rules.py").read_text()
+    sources = _rules_sources(game)
     calls = [
-        node for node in ast.walk(ast.parse(source))
+        node for source in sources for node in ast.walk(ast.parse(source))
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
         and node.func.attr == "add" and isinstance(node.func.value, ast.Name)
         and node.func.value.id == "log"
@@ -85,7 +92,7 @@ def test_every_place_that_logs_an_event_names_a_rule(game: str) -> None:
     assert not missing, f"{game}: log.add without rule= on lines {missing}"
     # Every rule constant the rules use is in the book, and every rule in the book is used.
     book = rulebook(game)
-    used = set(re.findall(r"\bR\.([A-Z_]+)\b", source))
+    used = {name for source in sources for name in re.findall(r"\bR\.([A-Z_]+)\b", source)}
     texts = resources.files(_package(game)).joinpath("rule_texts.py").read_text()
     ids = dict(re.findall(r'^([A-Z_]+) = "([a-z]+\.[a-z_]+)"$', texts, re.M))
     assert used <= set(ids), used - set(ids)
