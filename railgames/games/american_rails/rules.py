@@ -12,7 +12,15 @@ The kernel's contract: ``prompt`` says who must decide what, ``validate``
 refuses with a reason and never mutates, ``execute`` carries out a validated
 action and then runs every automatic step (forced passes, dividends, the end
 of a round) until the next decision. Rulings on what the rulebook leaves open
-are in docs/rulings/american-rails.md; comments below name them.
+are in docs/rulings/american-rails.md; comments name them.
+
+Each phase keeps its listing, its check and its execution together, in a module
+of its own: ``auction`` (the preparation round and share auctions), ``track``
+(the action track, Develop, Fund $5, Take $2, leaving an action undone, the
+order of turns), ``expand`` (track cubes) and ``dividends`` (the dividend phase
+and the end of the game). This class sets the game up, says whose move it is,
+and hands each prompt to the phase of the state's step and each action to the
+phase that takes it.
 """
 
 from __future__ import annotations

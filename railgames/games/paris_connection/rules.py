@@ -3,7 +3,13 @@
 The kernel's contract: ``prompt`` says who must decide what, ``validate``
 refuses with a reason and never mutates, ``execute`` carries out a validated
 action. Rulings on what the rules leave open are in
-docs/rulings/paris-connection.md; comments below name them.
+docs/rulings/paris-connection.md; comments name them.
+
+A turn is a build (``build``) or a trade (``trade``); ``turns`` passes the turn
+on and ends the game. Each keeps its listing, its check and its execution
+together; what the rules keep for speed alone is in ``caches``. This class sets
+the game up, offers the choice of a turn, hands each action to the phase that
+takes it, and says what each seat may see.
 
 Hidden information lives in one place, each ``Shareholder.shares``; ``view``
 blanks the other players' holdings and drops the events they alone may see.
