@@ -378,6 +378,19 @@ def test_a_trade_is_public(game: Game) -> None:
     assert event.data == {"seat": 0, "give": "red", "take": "white", "count": 2, "held": 11}
 
 
+def test_a_trade_returns_a_locomotive_held(game: Game) -> None:
+    assert_refused(game, trade(0, "white", "red"), IllegalAction, "you hold no white locomotive to return")
+
+
+def test_a_trade_takes_only_what_the_supply_holds(game: Game) -> None:
+    game.state.supply["white"] = 1
+    assert_refused(game, trade(0, "red", "white", 2), IllegalAction,
+                   "the white supply has only 1 locomotive; you cannot take 2")
+    game.state.supply["white"] = 0
+    assert_refused(game, trade(0, "red", "white", 1), IllegalAction,
+                   "the white supply is empty; you cannot take 1")
+
+
 def test_a_trade_takes_a_different_company(game: Game) -> None:
     assert_refused(game, trade(0, "red", "red", 1), IllegalAction, "different company")
 

@@ -29,6 +29,13 @@ from railgames.games.american_rails.common import MINIMUM_BID, AmericanRailsBase
 from railgames.games.american_rails.state import ARState, Auction, Step
 from railgames.games.american_rails.track import TrackPhase
 
+# Why a share may not go up for auction, by what ``AuctionPhase.offer_bar`` finds.
+OFFER_BARS = {
+    "out": "the {company} company is not in this game",
+    "offered": "{a_company} share has already been up for auction in the preparation round",
+    "sold": "the {company} company has no shares left to sell",
+}
+
 
 class AuctionPhase(Phase[AmericanRailsBase, ARState]):
     """Offering a share, bidding, and starting a company won at auction."""
@@ -40,20 +47,21 @@ class AuctionPhase(Phase[AmericanRailsBase, ARState]):
         self.track = track
 
     # ------------------------------------------------------------ what may be done
-    def offer_refusal(self, state: ARState, company: str) -> str | None:
-        """Why a share of ``company`` may not go up for auction now, or None."""
+    @staticmethod
+    def offer_bar(state: ARState, company: str) -> str | None:
+        """What stops a share of ``company`` going up for auction now, as a key of
+        ``OFFER_BARS``, or None."""
         c = state.companies[company]
-        name = self.rules.company_name(company)
         if not c.in_game:
-            return f"the {name} company is not in this game"
+            return "out"
         if state.prep and c.offered_in_prep:
-            return f"{article(name)} share has already been up for auction in the preparation round"
+            return "offered"
         if c.shares_left <= 0:
-            return f"the {name} company has no shares left to sell"
+            return "sold"
         return None
 
     def offerable(self, state: ARState) -> list[str]:
-        return [c.id for c in state.company_list() if self.offer_refusal(state, c.id) is None]
+        return [c.id for c in state.company_list() if self.offer_bar(state, c.id) is None]
 
     @staticmethod
     def minimum_bid(a: Auction) -> int:
@@ -125,7 +133,10 @@ class AuctionPhase(Phase[AmericanRailsBase, ARState]):
         refusal: str | None = None
         if isinstance(action, OfferShare):
             rules._expect(state, (Step.OFFER,), "put a share up for auction")
-            refusal = self.offer_refusal(state, action.company)
+            bar = self.offer_bar(state, action.company)
+            if bar is not None:
+                name = rules.company_name(action.company)
+                refusal = OFFER_BARS[bar].format(company=name, a_company=article(name))
         elif isinstance(action, Bid):
             rules._expect(state, (Step.BID,), "bid")
             refusal = self.bid_refusal(state, action.seat, action.amount)
@@ -133,7 +144,9 @@ class AuctionPhase(Phase[AmericanRailsBase, ARState]):
             rules._expect(state, (Step.BID,), "pass in an auction")
         else:  # PlaceStart
             rules._expect(state, (Step.START,), "place a company's first cube")
-            refusal = rules.start_refusal(state, action.city)
+            if not rules.city_is_empty(state, action.city):
+                refusal = (f"{rules.city_name(action.city)} already has track; a company starts "
+                           "on an empty city")
         if refusal is not None:
             raise IllegalAction(refusal)
 

@@ -134,14 +134,12 @@ class AmericanRailsBase(Ruleset[ARState]):
         """Every cube ``seat`` may place now (``first_only``: the first found, if any)."""
 
     # ------------------------------------------------------------ the board
-    def start_refusal(self, state: ARState, city: str) -> str | None:
-        """Why a new company may not start on ``city``, or None: it must be empty."""
-        if state.hexes.get(self._city_hex[city]):
-            return f"{self.city_name(city)} already has track; a company starts on an empty city"
-        return None
+    def city_is_empty(self, state: ARState, city: str) -> bool:
+        """A new company starts only on a city without track."""
+        return not state.hexes.get(self._city_hex[city])
 
     def empty_cities(self, state: ARState) -> list[str]:
-        return [c.id for c in self.map.cities if self.start_refusal(state, c.id) is None]
+        return [c.id for c in self.map.cities if self.city_is_empty(state, c.id)]
 
     def cube_cost(self, state: ARState, h: Hex) -> int:
         terrain = self._terrain[h]

@@ -35,18 +35,15 @@ class ExpandPhase(Phase[AmericanRailsBase, ARState]):
         self._listed_place_cube = Interned(PlaceCube).make
 
     # ------------------------------------------------------------ what may be done
-    def share_refusal(self, state: ARState, seat: int, company: str) -> str | None:
-        """Why ``seat`` may not expand ``company`` at all, or None: they must hold a share of it."""
-        p = state.players[seat]
-        if not p.shares.get(company):
-            return (f"{p.name} holds no {self.rules.company_name(company)} share; you expand only "
-                    "companies you hold a share of")
-        return None
+    @staticmethod
+    def holds_share(state: ARState, seat: int, company: str) -> bool:
+        """A player expands only the companies they hold a share of."""
+        return bool(state.players[seat].shares.get(company))
 
     def expandable_companies(self, state: ARState, seat: int) -> list[str]:
         # A company without cubes in supply or on the map has no placement (placement_refusal).
         return [c.id for c in state.company_list()
-                if c.supply > 0 and c.hexes and self.share_refusal(state, seat, c.id) is None]
+                if c.supply > 0 and c.hexes and self.holds_share(state, seat, c.id)]
 
     def placement_refusal(self, state: ARState, company: str, h: Hex) -> str | None:
         """Why a cube of ``company`` may not go on ``h`` (the player's shares aside), or None."""
@@ -109,9 +106,11 @@ class ExpandPhase(Phase[AmericanRailsBase, ARState]):
         rules = self.rules
         rules._expect(state, (Step.EXPAND,), "place a track cube")
         c = rules._in_game(state, action.company)
-        refusal = self.share_refusal(state, action.seat, c.id)
-        if refusal is None:
-            refusal = self.placement_refusal(state, c.id, rules.map.hex_of(*action.hex))
+        if not self.holds_share(state, action.seat, c.id):
+            p = state.players[action.seat]
+            raise IllegalAction(f"{p.name} holds no {rules.company_name(c.id)} share; you expand "
+                                "only companies you hold a share of")
+        refusal = self.placement_refusal(state, c.id, rules.map.hex_of(*action.hex))
         if refusal is not None:
             raise IllegalAction(refusal)
 

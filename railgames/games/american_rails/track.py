@@ -44,6 +44,13 @@ LEFT_UNDONE = {Step.OFFER: "auctions no share", Step.DEVELOP: "develops no city"
                Step.FUND: "funds no company", Step.TAKE: "takes no money"}
 # The steps an action may be left undone at.
 UNDONE_STEPS = (Step.OFFER, Step.DEVELOP, Step.FUND, Step.TAKE, Step.EXPAND)
+# Why a city may not be developed, by what ``TrackPhase.develop_bar`` finds.
+DEVELOP_BARS = {
+    "never": "{city} can never be developed",
+    "developed": "{city} is already developed",
+    "no track": "{city} has no track cube; only a city with track can be developed",
+    "no markers": "no development markers are left",
+}
 # The step each space's action is carried out at (the expansions start the expand step).
 SPACE_STEP = {"develop": Step.DEVELOP, "fund": Step.FUND, "take2": Step.TAKE, "auction": Step.OFFER}
 
@@ -70,24 +77,25 @@ class TrackPhase(Phase[AmericanRailsBase, ARState]):
     def free_spaces(self, state: ARState) -> list[str]:
         return [s for s in SPACE_IDS if self.space_refusal(state, s) is None]
 
-    def develop_refusal(self, state: ARState, city_id: str) -> str | None:
-        """Why ``city_id`` may not be developed now, or None."""
-        rules = self.rules
-        city = rules._city[city_id]
+    def develop_bar(self, state: ARState, city_id: str) -> str | None:
+        """What stops ``city_id`` being developed now, as a key of ``DEVELOP_BARS``, or None.
+
+        A key, not the sentence: the listing asks this of every city, the check of one."""
+        city = self.rules._city[city_id]
         if city.never_develop:
-            return f"{city.name} can never be developed"
+            return "never"
         if city_id in state.developed:
-            return f"{city.name} is already developed"
-        if not state.hexes.get(rules._city_hex[city_id]):
-            return f"{city.name} has no track cube; only a city with track can be developed"
+            return "developed"
+        if not state.hexes.get(self.rules._city_hex[city_id]):
+            return "no track"
         if state.dev_supply <= 0:
-            return "no development markers are left"
+            return "no markers"
         return None
 
     def developable(self, state: ARState) -> list[str]:
         if state.dev_supply <= 0:
             return []
-        return [c.id for c in self.rules.map.cities if self.develop_refusal(state, c.id) is None]
+        return [c.id for c in self.rules.map.cities if self.develop_bar(state, c.id) is None]
 
     @staticmethod
     def expand_two_refusal(state: ARState) -> str | None:
@@ -148,7 +156,9 @@ class TrackPhase(Phase[AmericanRailsBase, ARState]):
             refusal = self.space_refusal(state, action.space)
         elif isinstance(action, Develop):
             rules._expect(state, (Step.DEVELOP,), "develop a city")
-            refusal = self.develop_refusal(state, action.city)
+            bar = self.develop_bar(state, action.city)
+            if bar is not None:
+                refusal = DEVELOP_BARS[bar].format(city=rules.city_name(action.city))
         elif isinstance(action, Fund):
             rules._expect(state, (Step.FUND,), "fund a company")
             rules._in_game(state, action.company)

@@ -19,6 +19,14 @@ from railgames.games.paris_connection.common import ParisConnectionBase
 from railgames.games.paris_connection.state import PCState, Step
 from railgames.games.paris_connection.turns import Turns
 
+# Why a trade is refused, by what ``TradePhase.trade_bar`` finds.
+TRADE_BARS = {
+    "building": "a turn is a build or a trade, not both: end the build",
+    "same": "the locomotives taken must be of a different company from the one returned",
+    "none held": "you hold no {give} locomotive to return",
+    "short": "the {take} supply {left}; you cannot take {count}",
+}
+
 
 class TradePhase(Phase[ParisConnectionBase, PCState]):
     """Which trades are open, and making one."""
@@ -30,18 +38,19 @@ class TradePhase(Phase[ParisConnectionBase, PCState]):
         self.turns = turns
         self._lists = TradeLists()
 
-    def trade_refusal(self, state: PCState, seat: int, give: str, take: str, count: int) -> str | None:
-        """Why ``seat`` may not return a ``give`` locomotive for ``count`` of ``take`` now, or None."""
+    @staticmethod
+    def trade_bar(state: PCState, seat: int, give: str, take: str, count: int) -> str | None:
+        """What stops ``seat`` returning a ``give`` locomotive for ``count`` of ``take`` now,
+        as a key of ``TRADE_BARS``, or None. A key, not the sentence: the listing asks this
+        of every trade, the check of one."""
         if state.step is Step.BUILD:
-            return "a turn is a build or a trade, not both: end the build"
+            return "building"
         if give == take:
-            return "the locomotives taken must be of a different company from the one returned"
+            return "same"
         if state.players[seat].count(give) == 0:
-            return f"you hold no {give} locomotive to return"
-        have = state.supply[take]
-        if have < count:
-            left = "is empty" if have == 0 else f"has only {have} locomotive"
-            return f"the {take} supply {left}; you cannot take {count}"
+            return "none held"
+        if state.supply[take] < count:
+            return "short"
         return None
 
     def trades(self, state: PCState, seat: int) -> list[Trade]:
@@ -58,15 +67,18 @@ class TradePhase(Phase[ParisConnectionBase, PCState]):
         make = self._lists.make
         out = [make(seat, give, take, count)
                for give in companies for take in companies for count in (1, 2)
-               if self.trade_refusal(state, seat, give, take, count) is None]
+               if self.trade_bar(state, seat, give, take, count) is None]
         self._lists.keep(key, out)
         return out
 
     def validate(self, state: PCState, action: Any) -> None:
         give, take = self.rules._company(action.give), self.rules._company(action.take)
-        reason = self.trade_refusal(state, action.seat, give, take, action.count)
-        if reason is not None:
-            raise IllegalAction(reason)
+        bar = self.trade_bar(state, action.seat, give, take, action.count)
+        if bar is not None:
+            have = state.supply[take]
+            left = "is empty" if have == 0 else f"has only {have} locomotive"
+            raise IllegalAction(TRADE_BARS[bar].format(give=give, take=take, left=left,
+                                                       count=action.count))
 
     def execute(self, state: PCState, action: Any, log: EventLog) -> None:
         rules = self.rules
