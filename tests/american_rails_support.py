@@ -101,13 +101,13 @@ def lay(game: Game, company: str, *where: str | tuple[int, int]) -> None:
         cost = rules.cube_cost(state, h)
         state.companies[company].treasury += cost
         state.bank_out += cost
-        rules._place_cube(state, 0, company, h, EventLog([], 0))
+        rules.expand.place_cube(state, 0, company, h, EventLog([], 0))
 
 
 def develop(game: Game, city: str) -> None:
     """Put a development marker on ``city`` as if placed earlier (incomes follow the rules)."""
     rules: AmericanRailsRules = game.ruleset  # type: ignore[assignment]
-    rules._develop(game.state, 0, city, EventLog([], 0))
+    rules.track.develop(game.state, 0, city, EventLog([], 0))
 
 
 def give(game: Game, seat: int, company: str, k: int = 1) -> None:

@@ -81,3 +81,45 @@ def assert_copies_like_deepcopy(state: Any) -> None:
     shared = set(_changeable(own, {})) & set(_changeable(state, {}))
     allowed = set(_changeable(generic, {})) & set(_changeable(state, {}))
     assert shared <= allowed, [type(_changeable(state, {})[i]).__name__ for i in shared - allowed]
+
+
+
+def _module_file(name: str) -> str | None:
+    """The source file of module ``name``, or None if it is not a module (a class, say)."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, AttributeError):  # a name inside a module, not a module
+        return None
+    if spec is None or spec.origin is None or not spec.origin.endswith(".py"):
+        return None
+    return spec.origin
+
+
+def modules_imported_from(module: str) -> set[str]:
+    """Every railgames name ``module`` reaches by its import statements, wherever they
+    stand (a function's own imports too), read from the sources without importing them:
+    the modules, and each name imported from one as "module.name"."""
+    import ast
+
+    seen: set[str] = set()
+    todo = [module]
+    while todo:
+        path = _module_file(todo.pop())
+        if path is None:
+            continue
+        with open(path, encoding="utf-8") as source:
+            tree = ast.parse(source.read())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for found in names:
+                if found.startswith("railgames.") and found not in seen:
+                    seen.add(found)
+                    todo.append(found)
+    return seen

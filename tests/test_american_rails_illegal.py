@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from american_rails_support import (
     clear_board,
+    develop,
     fund,
     give,
     lay,
@@ -103,6 +104,39 @@ def test_developing_a_never_developed_city(rules: AmericanRailsRules) -> None:
     seat = game.state.acting
     game.apply(TakeSpace(seat=seat, space="develop"))
     assert_refused(game, Develop(seat=seat, city="NYC"), IllegalAction, "New York can never be developed")
+
+
+def test_developing_a_city_twice(rules: AmericanRailsRules) -> None:
+    game = prepared(rules)
+    lay(game, "american", "PIT", "ATL")
+    develop(game, "PIT")
+    seat = game.state.acting
+    game.apply(TakeSpace(seat=seat, space="develop"))
+    assert_refused(game, Develop(seat=seat, city="PIT"), IllegalAction, "Pittsburgh is already developed")
+
+
+def test_developing_with_no_marker_left(rules: AmericanRailsRules) -> None:
+    game = prepared(rules)
+    lay(game, "american", "PIT", "ATL")
+    seat = game.state.acting
+    game.apply(TakeSpace(seat=seat, space="develop"))
+    game.state.dev_supply = 0
+    assert_refused(game, Develop(seat=seat, city="ATL"), IllegalAction, "no development markers are left")
+
+
+def test_offering_a_company_out_of_the_game(rules: AmericanRailsRules) -> None:
+    game = start_game(rules, 3)
+    (out,) = [c for c in game.state.companies.values() if not c.in_game]
+    name = rules.company_name(out.id)
+    assert_refused(game, OfferShare(seat=0, company=out.id), IllegalAction,
+                   f"the {name} company is not in this game")
+
+
+def test_offering_a_company_with_no_share_left(rules: AmericanRailsRules) -> None:
+    game = start_game(rules, 4)
+    game.state.companies["liberty"].shares_left = 0
+    assert_refused(game, OfferShare(seat=0, company="liberty"), IllegalAction,
+                   "the Liberty company has no shares left to sell")
 
 
 def test_developing_a_city_without_track(rules: AmericanRailsRules) -> None:

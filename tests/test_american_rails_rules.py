@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import typing
+
 import pytest
 from american_rails_support import (
     COMPANIES,
@@ -15,9 +17,12 @@ from american_rails_support import (
     set_money,
     start_game,
 )
+from support import modules_imported_from
 
 from railgames.core.engine import Game
+from railgames.core.phases import by_action
 from railgames.games.american_rails.actions import (
+    AmericanRailsAction,
     Bid,
     Develop,
     EndAction,
@@ -568,3 +573,23 @@ def test_most_money_wins_and_ties_share(rules: AmericanRailsRules) -> None:
     assert result.winners == ["Ann", "Bob"]
     for name, parts in result.breakdown.items():
         assert parts["total"] == result.scores[name]
+
+
+# ---------------------------------------------------------------- how the rules are built
+def test_every_action_is_taken_by_exactly_one_phase(rules: AmericanRailsRules) -> None:
+    """Each kind of action is listed, checked and carried out by the one phase that takes it."""
+    union = typing.get_args(typing.get_args(AmericanRailsAction)[0])
+    taken = by_action([rules.auction, rules.track, rules.expand])
+    assert set(taken) == set(union)
+    for kind, phase in taken.items():
+        assert kind in type(phase).actions
+
+
+def test_the_bots_read_the_rules_without_importing_them() -> None:
+    """The rules name their bots; the bots reach the rules only through AmericanRailsBase,
+    so the rules module and the bots do not import each other."""
+    reached = modules_imported_from("railgames.games.american_rails.bots")
+    assert "railgames.games.american_rails.common.AmericanRailsBase" in reached
+    assert not any(name.startswith("railgames.games.american_rails.rules") for name in reached)
+    assert "railgames.games.american_rails.bots" in modules_imported_from(
+        "railgames.games.american_rails.rules")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import typing
 from collections import Counter
 
 import pytest
@@ -27,12 +28,19 @@ from paris_connection_support import (
     start_game,
     trade,
 )
-from support import assert_refused, to_move
+from support import assert_refused, modules_imported_from, to_move
 
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import SETUP
-from railgames.games.paris_connection.actions import ACTION_ADAPTER, Build, EndBuild, Trade
+from railgames.core.phases import by_action
+from railgames.games.paris_connection.actions import (
+    ACTION_ADAPTER,
+    Build,
+    EndBuild,
+    ParisConnectionAction,
+    Trade,
+)
 from railgames.games.paris_connection.rules import PENALTY_PER_EXTRA, ParisConnectionRules
 from railgames.games.paris_connection.state import Step
 
@@ -370,6 +378,19 @@ def test_a_trade_is_public(game: Game) -> None:
     assert event.data == {"seat": 0, "give": "red", "take": "white", "count": 2, "held": 11}
 
 
+def test_a_trade_returns_a_locomotive_held(game: Game) -> None:
+    assert_refused(game, trade(0, "white", "red"), IllegalAction, "you hold no white locomotive to return")
+
+
+def test_a_trade_takes_only_what_the_supply_holds(game: Game) -> None:
+    game.state.supply["white"] = 1
+    assert_refused(game, trade(0, "red", "white", 2), IllegalAction,
+                   "the white supply has only 1 locomotive; you cannot take 2")
+    game.state.supply["white"] = 0
+    assert_refused(game, trade(0, "red", "white", 1), IllegalAction,
+                   "the white supply is empty; you cannot take 1")
+
+
 def test_a_trade_takes_a_different_company(game: Game) -> None:
     assert_refused(game, trade(0, "red", "red", 1), IllegalAction, "different company")
 
@@ -515,3 +536,23 @@ def test_the_end_reveals_every_holding_and_cannot_be_undone(game: Game) -> None:
     assert all(p.shares is not None for p in view.players)
     with pytest.raises(IllegalAction):
         game.undo(0)
+
+
+# ---------------------------------------------------------------- how the rules are built
+def test_every_action_is_taken_by_exactly_one_phase(pc: ParisConnectionRules) -> None:
+    """Each kind of action is listed, checked and carried out by the one phase that takes it."""
+    union = typing.get_args(typing.get_args(ParisConnectionAction)[0])
+    taken = by_action([pc.build, pc.trade])
+    assert set(taken) == set(union)
+    for kind, phase in taken.items():
+        assert kind in type(phase).actions
+
+
+def test_the_bots_read_the_rules_without_importing_them() -> None:
+    """The rules name their bots; the bots reach the rules only through ParisConnectionBase,
+    so the rules module and the bots do not import each other."""
+    reached = modules_imported_from("railgames.games.paris_connection.bots")
+    assert "railgames.games.paris_connection.common.ParisConnectionBase" in reached
+    assert not any(name.startswith("railgames.games.paris_connection.rules") for name in reached)
+    assert "railgames.games.paris_connection.bots" in modules_imported_from(
+        "railgames.games.paris_connection.rules")

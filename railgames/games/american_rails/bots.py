@@ -30,12 +30,12 @@ from railgames.games.american_rails.actions import (
     TakeSpace,
     TakeTwo,
 )
-from railgames.games.american_rails.rules import (
+from railgames.games.american_rails.common import (
     EXPAND_CUBES,
     FIRST_YEAR,
     LAST_YEAR,
     LOW_SUPPLY,
-    AmericanRailsRules,
+    AmericanRailsBase,
 )
 from railgames.games.american_rails.state import ARState, Step
 
@@ -61,7 +61,7 @@ class GreedyBot:
         held = sum(p.shares.get(company, 0) for p in state.players) + extra
         return mine / held if held else 0.0
 
-    def share_value(self, rules: AmericanRailsRules, state: ARState, company: str) -> float:
+    def share_value(self, rules: AmericanRailsBase, state: ARState, company: str) -> float:
         """What one more share of ``company`` should pay over the rounds left."""
         c = state.companies[company]
         held = sum(p.shares.get(company, 0) for p in state.players) + 1
@@ -74,7 +74,7 @@ class GreedyBot:
         growth = 3 if c.supply > 2 and c.shares_left > 0 or c.treasury > 4 else 0
         return (income + growth) / held * self.rounds_left(state)
 
-    def reach_score(self, rules: AmericanRailsRules, state: ARState, company: str, h: Hex) -> float:
+    def reach_score(self, rules: AmericanRailsBase, state: ARState, company: str, h: Hex) -> float:
         """How well a cube on ``h`` leads ``company`` towards cities it has not reached."""
         best = 0.0
         seen = {h: 0}
@@ -96,7 +96,7 @@ class GreedyBot:
                     queue.append(n)
         return REACH * best
 
-    def placement_score(self, rules: AmericanRailsRules, state: ARState, seat: int,
+    def placement_score(self, rules: AmericanRailsBase, state: ARState, seat: int,
                         action: PlaceCube) -> float:
         h = rules.map.hex_of(*action.hex)
         outcome = rules.cube_outcome(state, action.company, h)
@@ -106,7 +106,7 @@ class GreedyBot:
         reach = frac * self.reach_score(rules, state, action.company, h)
         return gain * rounds + reach * min(rounds, 3) - 0.05 * outcome.cost * frac
 
-    def space_value(self, rules: AmericanRailsRules, state: ARState, seat: int, space: str,
+    def space_value(self, rules: AmericanRailsBase, state: ARState, seat: int, space: str,
                     placements: list[float]) -> float:
         rounds = self.rounds_left(state)
         me = state.players[seat]
@@ -131,14 +131,14 @@ class GreedyBot:
                        default=0) * 0.5
         return 0
 
-    def develop_gain(self, rules: AmericanRailsRules, state: ARState, seat: int, city: str) -> float:
+    def develop_gain(self, rules: AmericanRailsBase, state: ARState, seat: int, city: str) -> float:
         here = state.hexes[rules.map.city_hex[city]]
         gain = 2 if len(here) == 1 else 1
         return sum(gain * self.fraction(state, seat, cid) for cid in here)
 
     # ------------------------------------------------------------ choosing
     def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
-        assert isinstance(ruleset, AmericanRailsRules)
+        assert isinstance(ruleset, AmericanRailsBase)
         rules = ruleset
         state: ARState = view
         seat = prompt.seat
@@ -228,7 +228,7 @@ class AmericanRailsSearch(SearchHooks):
             # Nothing used yet to judge the pace by: most games last five rounds.
             return float(min(cap, TYPICAL_ROUNDS))
         rules = self.rules
-        assert isinstance(rules, AmericanRailsRules)
+        assert isinstance(rules, AmericanRailsBase)
         played = state.phase / 3.0
         done = state.year - FIRST_YEAR + played
         supplies = [(c.cubes - 1 if c.on_map else c.supply, c.supply) for c in state.company_list()]

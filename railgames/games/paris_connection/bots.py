@@ -17,12 +17,12 @@ from railgames.core.engine import Prompt, Ruleset
 from railgames.core.hexgrid import Hex
 from railgames.core.search import SearchHooks
 from railgames.games.paris_connection.actions import Build, EndBuild, Trade
-from railgames.games.paris_connection.rules import (
+from railgames.games.paris_connection.common import (
     HOLDING_LIMIT,
     MAX_BUILD,
     PENALTY_PER_EXTRA,
     VALUE_MARKER,
-    ParisConnectionRules,
+    ParisConnectionBase,
 )
 from railgames.games.paris_connection.state import PCState, Step
 
@@ -37,7 +37,7 @@ class GreedyBot:
         self.rng = random.Random(seed)
 
     def choose(self, ruleset: Ruleset[Any], view: Any, prompt: Prompt) -> Any:
-        assert isinstance(ruleset, ParisConnectionRules)
+        assert isinstance(ruleset, ParisConnectionBase)
         state: PCState = view
         seat = prompt.seat
         me = state.players[seat]
@@ -76,7 +76,7 @@ class GreedyBot:
         return best_action
 
     @staticmethod
-    def reach(ruleset: ParisConnectionRules, action: Build, distances: dict[int, dict[Hex, int]],
+    def reach(ruleset: ParisConnectionBase, action: Build, distances: dict[int, dict[Hex, int]],
               remaining: int) -> float:
         """What this placement promises: a city on it, or a free city reachable this build."""
         h = ruleset.hex_at(*action.hex)
@@ -89,7 +89,7 @@ class GreedyBot:
         return best
 
 
-def city_distances(ruleset: ParisConnectionRules, state: PCState) -> dict[int, dict[Hex, int]]:
+def city_distances(ruleset: ParisConnectionBase, state: PCState) -> dict[int, dict[Hex, int]]:
     """For each city value, each hex's distance to the nearest free city of that value.
 
     Distances run over hexes that still have room for some locomotive, and stop
@@ -137,7 +137,7 @@ class ParisConnectionSearch(SearchHooks):
     def determinize(self, view: Any, seat: int, rng: random.Random) -> Any:
         state: PCState = super().determinize(view, seat, rng)
         rules = self.rules
-        assert isinstance(rules, ParisConnectionRules)
+        assert isinstance(rules, ParisConnectionBase)
         mine = state.players[seat].shares or {}
         marker = 0 if state.rules_edition == 1 else VALUE_MARKER
         board = state.on_board()
@@ -158,7 +158,7 @@ class ParisConnectionSearch(SearchHooks):
 
     def evaluate(self, state: Any) -> list[float]:
         rules = self.rules
-        assert isinstance(rules, ParisConnectionRules)
+        assert isinstance(rules, ParisConnectionBase)
         out = []
         for seat, p in enumerate(state.players):
             shares = p.shares or {}
