@@ -63,10 +63,10 @@ def test_a_stale_cache_is_not_used() -> None:
 
 
 def test_the_launchers_titles_are_the_games_own() -> None:
-    from railgames.games import ruleset_class
+    from railgames.games import descriptor, ruleset_class
 
     assert {g: ruleset_class(g).title for g in cards.launcher_ids()} == {
-        g: cards.TITLES[g] for g in cards.launcher_ids()}
+        g: descriptor(g).title for g in cards.launcher_ids()}
 
 
 @run_async
