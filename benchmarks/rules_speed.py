@@ -134,7 +134,7 @@ def measure(game_id: str, games: int = 40, players: int = 4, replays: int = 40,
 
     path = longest_record(game_id)
     record = load_record(path)
-    from railgames.core.map_pins import ruleset_for_record
+    from railgames.games import ruleset_for_record
 
     on_its_map = ruleset_for_record(record, str(path))
     Game.replay(on_its_map, record)

@@ -139,10 +139,9 @@ def _headless_here(game_id: str, quick: bool) -> dict[str, Any]:
     import subprocess
 
     from railgames.core.engine import Game
-    from railgames.core.map_pins import ruleset_for_record
     from railgames.core.record import load_record
     from railgames.core.simulate import bot_players, play_bot_game
-    from railgames.games import load_ruleset
+    from railgames.games import load_ruleset, ruleset_for_record
 
     def ms(values: list[float]) -> dict[str, float]:
         ordered = sorted(values)

@@ -125,8 +125,8 @@ def replay_file(path: str, *, settle_collector: bool = False) -> Any:
     with quiet_start() if settle_collector else nullcontext():
         from railgames.core.engine import Game
         from railgames.core.errors import RecordError
-        from railgames.core.map_pins import ruleset_for_record
         from railgames.core.record import load_record
+        from railgames.games import ruleset_for_record
 
         record = load_record(path)  # its errors name the file already
         ruleset = ruleset_for_record(record, path)  # so do these
@@ -295,10 +295,11 @@ def cmd_load(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ demo / watch
 def cmd_demo(args: argparse.Namespace) -> int:
     from railgames.core.demo import demo_game
+    from railgames.games import load_ruleset
 
     if args.speed is not None and args.speed <= 0:
         raise RailgamesError("--speed must be more than 0 (1 is the normal pace)")
-    game = demo_game(args.game, args.players, args.map, args.seed)
+    game = demo_game(load_ruleset(args.game, args.map), args.players, args.seed)
     if args.text:
         from railgames.core.demo import text_demo
 

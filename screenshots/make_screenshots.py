@@ -38,7 +38,7 @@ def main() -> None:
         os.environ["RAILGAMES_BOT_DELAY"] = "0"
         os.environ.pop("NO_COLOR", None)
         os.environ.pop("TEXTUAL_THEME", None)
-        from railgames.app.scenes import scenes
+        from tests.app.scenes import scenes
 
         wanted = set(sys.argv[1:])
         for size in SIZES:

@@ -201,8 +201,9 @@ def test_every_event_names_rules_the_book_explains(rules: AmericanRailsRules) ->
     from railgames.core.demo import demo_game
     from railgames.core.narration import rules_fired
     from railgames.core.rulebook import rulebook
+    from railgames.games import load_ruleset, ruleset_class
 
-    book = rulebook("american-rails")
+    book = rulebook(ruleset_class("american-rails"))
     for players in (3, 5):
         for kind in ("greedy", "random"):
             played = play_checked(rules, players, seed=players * 11, kind=kind)
@@ -221,4 +222,4 @@ def test_every_event_names_rules_the_book_explains(rules: AmericanRailsRules) ->
     help_md = resources.files("railgames.games.american_rails").joinpath("help.md").read_text()
     headings = {line.lstrip("#").strip() for line in help_md.splitlines() if line.startswith("## ")}
     assert all(r.help in headings and len(r.full) > len(r.short) for r in book)
-    assert set(book.main_rules()) <= rules_fired(demo_game("american-rails").log)
+    assert set(book.main_rules()) <= rules_fired(demo_game(load_ruleset("american-rails")).log)

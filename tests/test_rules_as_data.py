@@ -57,7 +57,7 @@ def _package(game: str) -> str:
 @pytest.mark.parametrize("game", TITLES)
 def test_every_event_of_every_game_names_rules_the_book_explains(game: str) -> None:
     ruleset = load_ruleset(game)
-    book = rulebook(game)
+    book = rulebook(ruleset_class(game))
     kinds: set[str] = set()
     for players in range(ruleset.min_players, ruleset.max_players + 1):
         for kind in ("greedy", "random"):
@@ -90,7 +90,7 @@ def test_every_place_that_logs_an_event_names_a_rule(game: str) -> None:
     assert not missing, f"{game}: log.add without rule= at {missing}"
     source = "\n".join(sources.values())
     # Every rule constant the rules use is in the book, and every rule in the book is used.
-    book = rulebook(game)
+    book = rulebook(ruleset_class(game))
     used = set(re.findall(r"\bR\.([A-Z_]+)\b", source))
     texts = resources.files(_package(game)).joinpath("rule_texts.py").read_text()
     ids = dict(re.findall(r'^([A-Z_]+) = "([a-z]+\.[a-z_]+)"$', texts, re.M))
@@ -102,7 +102,7 @@ def test_every_place_that_logs_an_event_names_a_rule(game: str) -> None:
 def test_every_rule_is_explained_and_points_to_its_help_section(game: str) -> None:
     help_md = resources.files(_package(game)).joinpath("help.md").read_text()
     headings = {line.lstrip("#").strip() for line in help_md.splitlines() if line.startswith("## ")}
-    book = rulebook(game)
+    book = rulebook(ruleset_class(game))
     assert len(book) >= 8
     for rule in book:
         assert rule.title and rule.short and rule.full, rule.id
@@ -113,20 +113,20 @@ def test_every_rule_is_explained_and_points_to_its_help_section(game: str) -> No
 def test_every_game_has_a_rule_book() -> None:
     for game in GAMES:
         if game in TITLES:
-            assert len(rulebook(game)) > 0
+            assert len(rulebook(ruleset_class(game))) > 0
 
 
 @pytest.mark.parametrize("game", TITLES)
 def test_the_demo_shows_every_main_rule(game: str) -> None:
-    fired = rules_fired(demo_game(game).log)
-    book = rulebook(game)
+    fired = rules_fired(demo_game(load_ruleset(game)).log)
+    book = rulebook(ruleset_class(game))
     assert fired == DEMO_SHOWS[game]
     assert set(book.main_rules()) <= fired, set(book.main_rules()) - fired
 
 
 def test_narration_explains_a_rule_in_full_once_then_in_a_line() -> None:
-    game = demo_game("new-england")
-    told = narrate(game.log, rulebook("new-england"))
+    game = demo_game(load_ruleset("new-england"))
+    told = narrate(game.log, rulebook(ruleset_class("new-england")))
     firsts = [r.id for t in told for r in t.first]
     assert len(firsts) == len(set(firsts)) == len(rules_fired(game.log))
     auctions = [t for t in told if "ne.auction" in t.event.rules]
@@ -138,28 +138,28 @@ def test_narration_explains_a_rule_in_full_once_then_in_a_line() -> None:
 
 
 def test_narration_never_reads_the_log_text() -> None:
-    game = demo_game("steel-driver")
-    book = rulebook("steel-driver")
+    game = demo_game(load_ruleset("steel-driver"))
+    book = rulebook(ruleset_class("steel-driver"))
     blanked = [dataclasses.replace(e, text="") for e in game.log]
     assert [(t.rules, t.first) for t in narrate(blanked, book)] == \
         [(t.rules, t.first) for t in narrate(game.log, book)]
 
 
 def test_text_demo_reads_as_a_walkthrough() -> None:
-    lines = list(text_demo(demo_game("paris-connection")))
+    lines = list(text_demo(demo_game(load_ruleset("paris-connection"))))
     assert lines[0].startswith("Paris Connection: a demonstration")
     assert "secret holdings are shown" in lines[1]
     head = "\n".join(lines[:40])
     assert "NEW RULE \u2014 Setting up" in head and "NEW RULE \u2014 Building" in head
     numbered = [line for line in lines if re.match(r"^ {0,4}\d+ ", line)]
-    assert len(numbered) == len(demo_game("paris-connection").record.actions)
+    assert len(numbered) == len(demo_game(load_ruleset("paris-connection")).record.actions)
     assert lines[-1].startswith(("Rules shown", "Not at work"))
 
 
 def test_a_shipment_is_told_with_the_city_that_stopped_it() -> None:
-    game = demo_game("new-england")
+    game = demo_game(load_ruleset("new-england"))
     ruleset = game.ruleset
-    told = narrate(game.log, rulebook("new-england"), ruleset)
+    told = narrate(game.log, rulebook(ruleset_class("new-england")), ruleset)
     ships = [t for t in told if t.event.kind == "ship"]
     assert ships
     for item in ships:

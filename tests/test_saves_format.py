@@ -15,20 +15,16 @@ import pytest
 from railgames.cli import main, replay_file
 from railgames.core.engine import Game
 from railgames.core.errors import MalformedAction, RecordError, ReplayError
-from railgames.core.map_pins import (
-    FORMAT_1_MAP_DIGESTS,
-    archive_dirs,
-    map_digest,
-    ruleset_for_record,
-)
+from railgames.core.map_pins import archive_dirs, map_digest
 from railgames.core.maps import load_map_file
 from railgames.core.record import (
+    FORMAT_1_MAP_DIGESTS,
     MAX_RECORD_BYTES,
     RECORD_FORMAT,
     load_record,
     parse_record,
 )
-from railgames.games import GAMES, load_ruleset, maps_for, ruleset_class
+from railgames.games import GAMES, load_ruleset, maps_for, ruleset_class, ruleset_for_record
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORDS = ROOT / "tests" / "fixtures" / "records"

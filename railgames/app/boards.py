@@ -1,49 +1,41 @@
-"""Each game's board widget and presentation, looked up by game id.
+"""Each game's board widget and presentation, as its descriptor names them.
 
-Import paths rather than imports, so that starting the app loads only the game
-being played, and a new game plugs in by adding one line here.
+Looked up when a game is shown, so that starting the app loads only the game
+being played; the games themselves are known to the registry alone.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
+from textual.binding import Binding, BindingsMap
+
 from railgames.app.gameui import GameUI
-from railgames.core.errors import RailgamesError
-
-BOARDS: dict[str, str] = {
-    "new-england": "railgames.games.new_england.board:NewEnglandBoard",
-    "paris-connection": "railgames.games.paris_connection.board:ParisConnectionBoard",
-    "steel-driver": "railgames.games.steel_driver.board:SteelDriverBoard",
-    "american-rails": "railgames.games.american_rails.board:AmericanRailsBoard",
-    "railways-of-the-world": "railgames.games.railways_of_the_world.board:RotwBoard",
-}
-
-UIS: dict[str, str] = {
-    "new-england": "railgames.games.new_england.ui:NewEnglandUI",
-    "paris-connection": "railgames.games.paris_connection.ui:ParisConnectionUI",
-    "steel-driver": "railgames.games.steel_driver.ui:SteelDriverUI",
-    "american-rails": "railgames.games.american_rails.ui:AmericanRailsUI",
-    "railways-of-the-world": "railgames.games.railways_of_the_world.ui:RotwUI",
-}
-
-
-def _load(target: str) -> Any:
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
+from railgames.games import descriptor
 
 
 def board_class(game_id: str) -> Any:
-    """The board widget class for a game (every game the launcher lists has one)."""
-    try:
-        return _load(BOARDS[game_id])
-    except KeyError:
-        raise RailgamesError(f"no board is drawn for '{game_id}' yet") from None
+    """The board widget class for a game (every game has one)."""
+    game = descriptor(game_id)
+    return game.load(game.board)
 
 
 def game_ui(ruleset: Any) -> GameUI:
-    target = UIS.get(ruleset.id)
-    cls = _load(target) if target else GameUI
+    game = descriptor(ruleset.id)
+    cls = game.load(game.ui) if game.ui else GameUI
     ui: GameUI = cls(ruleset)
     return ui
+
+
+def with_key_words(bindings: BindingsMap, game_id: str) -> BindingsMap:
+    """A game screen's bindings with the game's one-key choices (its descriptor's key
+    words) added just before Esc, the first of the screen's own keys, so that the footer
+    shows them first. Each is offered only while the game's UI lists it (see
+    GameScreen.check_action)."""
+    keys: dict[str, list[Binding]] = {}
+    for key, found in bindings.key_to_bindings.items():
+        if key == "escape":
+            for hot, word in descriptor(game_id).keys:
+                keys.setdefault(hot, [Binding(hot, f"hotkey('{hot}')", word)])
+        keys[key] = found
+    return BindingsMap.from_keys(keys)

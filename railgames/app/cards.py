@@ -38,9 +38,9 @@ def fingerprint() -> str:
 
 
 def launcher_ids() -> list[str]:
-    from railgames.games import GAMES, NOT_IN_LAUNCHER
+    from railgames.games import launcher_ids as ids
 
-    return [g for g in GAMES if g not in NOT_IN_LAUNCHER]
+    return ids()
 
 
 def details_text(cls: Any) -> Text:
@@ -105,15 +105,6 @@ def _write_cache(path: Path, key: str, cards: list[GameCard]) -> None:
             pass
 
 
-# The launcher's list before the cards are worked out (a first start, a changed
-# source): each game's title, as its ruleset class has it (a test checks).
-TITLES = {
-    "new-england": "New England Railways",
-    "paris-connection": "Paris Connection",
-    "steel-driver": "Steel Driver",
-    "american-rails": "American Rails",
-    "railways-of-the-world": "Railways of the World",
-}
 WORKING_OUT = "Reading the game's box…"
 
 
@@ -123,8 +114,10 @@ def cached_cards() -> list[GameCard] | None:
 
 
 def placeholder_cards() -> list[GameCard]:
-    """Titles only, shown while the cards are worked out."""
-    return [GameCard(g, TITLES.get(g, g), Text(WORKING_OUT, style="dim")) for g in launcher_ids()]
+    """Titles only (each game's descriptor has its title), shown while the cards are worked out."""
+    from railgames.games import descriptor
+
+    return [GameCard(g, descriptor(g).title, Text(WORKING_OUT, style="dim")) for g in launcher_ids()]
 
 
 def launcher_cards() -> list[GameCard]:

@@ -261,8 +261,8 @@ class RailgamesApp(App[int]):
                     playing: bool = True) -> None:
         """Play back a record: a demo, or a saved game (hidden holdings shown only once it is over)."""
         from railgames.app.screens.viewer import ViewerScreen
-        from railgames.core.map_pins import ruleset_for_record
         from railgames.core.table import Recording
+        from railgames.games import ruleset_for_record
 
         try:
             ruleset = ruleset_for_record(record, "the record")  # on the map version it names
@@ -282,9 +282,10 @@ class RailgamesApp(App[int]):
 
     def start_demo(self, game_id: str) -> None:
         from railgames.core.demo import demo_record
+        from railgames.games import load_ruleset
 
         try:
-            record = demo_record(game_id)
+            record = demo_record(load_ruleset(game_id))
         except RailgamesError as exc:
             self.notify(exc.reason, title="Cannot start the demo", severity="error")
             return
@@ -295,6 +296,12 @@ class RailgamesApp(App[int]):
         from railgames.app.screens.game_over import GameOverScreen
 
         self.push_screen(GameOverScreen(viewer.recording, viewer=viewer))
+
+    def show_final_board(self, session: Session) -> None:
+        """The finished game's board, over the game-over screen (Esc goes back to it)."""
+        from railgames.app.screens.game import GameScreen
+
+        self.push_screen(GameScreen(session, handoff=False, review=True))
 
     def show_game_over(self, session: Session) -> None:
         from railgames.app.screens.game_over import GameOverScreen

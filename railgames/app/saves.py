@@ -413,8 +413,8 @@ def format_time(iso: str | None) -> str:
 
 def describe_save(path: Path) -> SavedGame:
     from railgames.core.engine import Game
-    from railgames.core.map_pins import ruleset_for_record
     from railgames.core.record import load_record
+    from railgames.games import ruleset_for_record
 
     try:
         record = load_record(path)

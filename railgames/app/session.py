@@ -15,11 +15,10 @@ from railgames.core.bots import Bot
 from railgames.core.engine import Action, Game, Prompt, Result
 from railgames.core.errors import IllegalAction
 from railgames.core.events import Event
-from railgames.core.map_pins import ruleset_for_record
 from railgames.core.record import GameRecord, PlayerSpec, load_record
 from railgames.core.simulate import bots_for, step_bot
 from railgames.core.table import Change
-from railgames.games import load_ruleset
+from railgames.games import load_ruleset, ruleset_for_record
 
 READ_ONLY = ("this game is open in another window, so here it is read-only; "
              "play it in that window")

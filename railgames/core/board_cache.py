@@ -9,7 +9,7 @@ it holds is written to the cache folder (``boards/``) beside:
 * the model it was read as (module and class);
 * the stamp of the sources (``sources.source_stamp``) and pydantic's version:
   any change to the code that checks a map makes the entry stale;
-* the digest of the map's rules content (``map_pins.map_digest``);
+* the digest of the map's rules content (``maps.map_digest``);
 * a checksum of the rest, so that a damaged entry is never used.
 
 Anything that does not match exactly, or fails to read, is passed over and the

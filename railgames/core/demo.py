@@ -9,8 +9,9 @@ prints the narration straight to standard output.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
-from railgames.core.engine import Game
+from railgames.core.engine import Game, Ruleset
 from railgames.core.errors import RailgamesError
 from railgames.core.narration import narrate, rules_fired, text_lines
 from railgames.core.record import GameRecord
@@ -21,12 +22,8 @@ DEFAULT_PLAYERS = 4
 DEFAULT_SEED = 1
 
 
-def demo_game(game_id: str, players: int | None = None, map_id: str | None = None,
-              seed: int | None = None) -> Game:
-    """A finished game of greedy bots, one per seat."""
-    from railgames.games import load_ruleset
-
-    ruleset = load_ruleset(game_id, map_id)
+def demo_game(ruleset: Ruleset[Any], players: int | None = None, seed: int | None = None) -> Game:
+    """A finished game of greedy bots, one per seat, under ``ruleset`` (on its map)."""
     if players is None:
         n = max(ruleset.min_players, min(ruleset.max_players, DEFAULT_PLAYERS))
     else:
@@ -37,16 +34,16 @@ def demo_game(game_id: str, players: int | None = None, map_id: str | None = Non
     return play_bot_game(ruleset, bot_players(n, "greedy"), DEFAULT_SEED if seed is None else seed)
 
 
-def demo_record(game_id: str, players: int | None = None, map_id: str | None = None,
+def demo_record(ruleset: Ruleset[Any], players: int | None = None,
                 seed: int | None = None) -> GameRecord:
-    return demo_game(game_id, players, map_id, seed).record
+    return demo_game(ruleset, players, seed).record
 
 
 
 def text_demo(game: Game, width: int = 100) -> Iterator[str]:
     """The narrated game, for a plain terminal or a pipe."""
     ruleset, record = game.ruleset, game.record
-    book = rulebook(ruleset.id)
+    book = rulebook(ruleset)
     names = ", ".join(p.name for p in record.players)
     yield (f"{ruleset.title}: a demonstration. {len(record.players)} greedy bots ({names}) "
            f"play every seat (map {record.map}, seed {record.seed}).")

@@ -20,8 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from railgames.core.errors import IllegalAction, MalformedAction, RecordError, ReplayError
 from railgames.core.events import SETUP, Event, EventLog
-from railgames.core.map_pins import map_digest
-from railgames.core.maps import BaseMap
+from railgames.core.maps import BaseMap, map_digest
 from railgames.core.record import (
     GameRecord,
     PlayerSpec,

@@ -12,6 +12,13 @@ game state.
 """
 
 
+def more_problems(count: int) -> str:
+    """What follows the first problem of several in a one-line refusal: " (and 2 more problems)"."""
+    if count <= 0:
+        return ""
+    return f" (and {count} more problem{'s' if count > 1 else ''})"
+
+
 class RailgamesError(Exception):
     """Base of every error the rules layer raises on purpose."""
 

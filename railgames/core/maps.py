@@ -22,7 +22,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from railgames.core.errors import MapError
+from railgames.core.errors import MapError, more_problems
 from railgames.core.files import read_regular
 from railgames.core.hexgrid import (
     Hex,
@@ -32,7 +32,6 @@ from railgames.core.hexgrid import (
     offset_to_axial,
     side_key,
 )
-from railgames.core.record import _more as _more
 
 ID_PATTERN = r"^[A-Za-z][A-Za-z0-9_-]*$"
 # The largest map file read. The shipped ones are under 20 kB; a board a hundred
@@ -279,13 +278,69 @@ def _parse_terrain(lines: list[str], orientation: Orientation, legend: dict[str,
     return terrain
 
 
+# ---------------------------------------------------------------- the rules' digest
+# A record names its map and the digest of what the rules read from it (see
+# core/map_pins.py for finding that version again). The drawing is left out, so
+# redrawing a board never orphans a save; changing a value or a link does.
+
+# Fields that only say how a map is drawn. A new field is counted in the digest
+# unless it is named here: a change the rules might read is never missed.
+DRAWING_FIELDS = frozenset({"grid", "title", "spaced_rows"})
+DRAWING_CITY_FIELDS = frozenset({"label"})
+DRAWING_LINK_FIELDS = frozenset({"via"})
+DIGEST_LENGTH = 16  # hex characters: 64 bits tell the versions of one map apart
+
+
+def rules_content(game_map: BaseMap) -> dict[str, Any]:
+    """What the rules read from a map, as plain JSON data."""
+    data = game_map.model_dump(mode="json", exclude=set(DRAWING_FIELDS))
+    if isinstance(game_map, GraphMap):
+        data["cities"] = [{k: v for k, v in c.items() if k not in DRAWING_CITY_FIELDS}
+                          for c in data["cities"]]
+        data["links"] = [{k: v for k, v in link.items() if k not in DRAWING_LINK_FIELDS}
+                         for link in data["links"]]
+    if isinstance(game_map, HexMap):
+        # The terrain of each hex, whatever characters the grid uses to draw it.
+        data.pop("legend", None)
+        data["terrain"] = sorted([h.q, h.r, t] for h, t in game_map.terrain.items())
+    return data
+
+
+_digests: dict[int, tuple[BaseMap, str]] = {}
+
+
+def map_digest(game_map: BaseMap) -> str:
+    """The digest of ``rules_content``: equal digests replay every record alike."""
+    cached = _digests.get(id(game_map))
+    if cached is not None and cached[0] is game_map:
+        return cached[1]
+    import hashlib
+    import json
+
+    text = json.dumps(rules_content(game_map), sort_keys=True, separators=(",", ":"))
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:DIGEST_LENGTH]
+    _digests[id(game_map)] = (game_map, digest)
+    return digest
+
+
+def remember_digest(game_map: BaseMap, digest: str) -> None:
+    """``map_digest(game_map)`` is ``digest``: kept with a board read from the board cache."""
+    _digests[id(game_map)] = (game_map, digest)
+
+
 # ------------------------------------------------------------------- loading
 
 M = TypeVar("M", bound=BaseMap)
 
 
+# Folders of map files a game from outside the package brings with it (the registry
+# adds them when such a game is registered, and takes them away again).
+added_maps_dirs: list[Path] = []
+
+
 def maps_dirs() -> list[Path]:
-    """Where map files live: inside the installed package, then the checkout."""
+    """Where map files live: inside the installed package, then the checkout, then the
+    folders of games registered from outside the package."""
     dirs: list[Path] = []
     package = Path(__file__).resolve().parents[1]  # the installed railgames package
     packaged = package / "maps"
@@ -294,7 +349,7 @@ def maps_dirs() -> list[Path]:
     checkout = package.parent / "maps"
     if checkout.is_dir() and checkout not in dirs:
         dirs.append(checkout)
-    return dirs
+    return dirs + [d for d in added_maps_dirs if d not in dirs]
 
 
 def find_map(map_id: str) -> Path:
@@ -356,7 +411,7 @@ def parse_map(text: str, source: str, model: type[M]) -> M:
             head, sep, rest = msg.partition(": ")
             if sep and re.match(r"^[a-z_]+(\.\d+)?(\.[a-z_]+)?$", head):
                 loc, msg = head.split("."), rest
-        more = _more(exc.error_count() - 1)
+        more = more_problems(exc.error_count() - 1)
         raise MapError(f"{source}: {_where(text, loc)}: {msg}{more}") from None
 
 
@@ -380,7 +435,6 @@ def load_map_file(path: str | Path, model: type[M], *, cached: bool = True) -> M
     if not cached:
         return parse_map(text, str(path), model)
     from railgames.core import board_cache
-    from railgames.core.map_pins import map_digest, remember_digest
 
     kept = board_cache.load(path, text, model)
     if kept is not None:

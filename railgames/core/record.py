@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from railgames.core.errors import RecordError
+from railgames.core.errors import RecordError, more_problems
 from railgames.core.filenames import TEMP_PREFIX, TEMP_SUFFIX
 from railgames.core.files import read_regular
 
@@ -94,17 +94,11 @@ class GameRecord(BaseModel):
         return self.model_dump_json(indent=1)
 
 
-def _more(count: int) -> str:
-    if count <= 0:
-        return ""
-    return f" (and {count} more problem{'s' if count > 1 else ''})"
-
-
 def describe_validation_error(err: ValidationError) -> str:
     """One line naming the first bad field and what is wrong with it."""
     first = err.errors()[0]
     where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    extra = _more(err.error_count() - 1)
+    extra = more_problems(err.error_count() - 1)
     return f"field '{where}': {first['msg']}{extra}"
 
 
@@ -221,11 +215,18 @@ def action_problem(raw: Any) -> str | None:
     return check_shape(raw, "the action", ACTION_DEPTH)
 
 
+# The digest (``maps.map_digest``) of each map shipped while records were in format 1,
+# which did not store one: a format-1 record was played on this version of its map.
+FORMAT_1_MAP_DIGESTS: dict[str, str] = {
+    "new-england": "7ddc7533f0e14a9e",
+    "paris-connection": "f3c0d96aea525cc0",
+    "steel-driver": "1de06fe72d74c669",
+}
+
+
 def _from_format_1(raw: dict[str, Any]) -> dict[str, Any]:
     """Format 1 had no map digest and no rules edition: those games were played on
     the maps shipped then, under the first edition of every game's rules."""
-    from railgames.core.map_pins import FORMAT_1_MAP_DIGESTS
-
     out = {k: v for k, v in raw.items() if k != "format"}
     out["format"] = 2
     out["map_digest"] = FORMAT_1_MAP_DIGESTS.get(str(raw.get("map")))

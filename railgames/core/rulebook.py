@@ -69,11 +69,11 @@ class RuleBook:
         return [r.id for r in self._rules.values() if r.main]
 
 
-def rulebook(game_id: str) -> RuleBook:
-    """The rule book of a game, from ``railgames.games.<game>.rule_texts``."""
-    from railgames.games import ruleset_class
-
-    package = ruleset_class(game_id).__module__.rsplit(".", 1)[0]
+def rulebook(rules: Any) -> RuleBook:
+    """The rule book of a game, from the ``rule_texts`` module next to its rules
+    (``rules`` is the game's ruleset, or its class)."""
+    cls = rules if isinstance(rules, type) else type(rules)
+    package = cls.__module__.rsplit(".", 1)[0]
     module = importlib.import_module(f"{package}.rule_texts")
     book: RuleBook = module.RULEBOOK
     return book

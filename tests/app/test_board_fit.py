@@ -13,12 +13,12 @@ from textual.geometry import Region
 
 from railgames.app.boards import board_class
 from railgames.app.main import RailgamesApp
-from railgames.app.scenes import scenes
 from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec, save_record
 from railgames.core.simulate import bot_players, play_bot_game
 from railgames.games import load_ruleset
 from tests.app.driving import screen_text
+from tests.app.scenes import scenes
 
 GAMES = ["new-england", "paris-connection", "steel-driver", "american-rails"]
 

@@ -14,10 +14,10 @@ from textual.color import Color as TextualColor
 
 from railgames.app import palette
 from railgames.app.palette import ANSI16, named
-from railgames.app.scenes import scenes
 from railgames.games.american_rails import board as ar_board
 from railgames.games.paris_connection import board as pc_board
 from railgames.games.steel_driver import board as sd_board
+from tests.app.scenes import scenes
 
 SIXTEEN = (ColorSystem.STANDARD, ColorSystem.WINDOWS)
 

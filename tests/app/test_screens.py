@@ -8,7 +8,6 @@ import pytest
 from textual.widgets import Input, OptionList, RichLog
 
 from railgames.app.main import RailgamesApp
-from railgames.app.scenes import scenes
 from railgames.app.screens.confirm import ConfirmScreen
 from railgames.app.screens.continue_ import ContinueScreen
 from railgames.app.screens.game import GameScreen
@@ -22,6 +21,7 @@ from railgames.app.widgets.amount import AmountBox
 from railgames.app.widgets.chart import history_chart
 from railgames.core.record import PlayerSpec
 from tests.app.driving import run_async, screen_text
+from tests.app.scenes import scenes
 
 SMALL = (80, 24)
 

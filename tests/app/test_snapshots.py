@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from railgames.app.scenes import scenes
+from tests.app.scenes import scenes
 
 SIZES = [(80, 24), (120, 40)]
 NAMES = ["launcher", "setup", "board", "shipping", "handoff", "help", "game_over",

@@ -63,10 +63,10 @@ def test_a_stale_cache_is_not_used() -> None:
 
 
 def test_the_launchers_titles_are_the_games_own() -> None:
-    from railgames.games import ruleset_class
+    from railgames.games import descriptor, ruleset_class
 
     assert {g: ruleset_class(g).title for g in cards.launcher_ids()} == {
-        g: cards.TITLES[g] for g in cards.launcher_ids()}
+        g: descriptor(g).title for g in cards.launcher_ids()}
 
 
 @run_async
@@ -1032,7 +1032,7 @@ def bars_drawn_as_afresh(screen: Any) -> bool:
 async def test_a_bar_scrolled_before_it_was_mounted_shows_where_it_is(tmp_path: Path) -> None:
     # The demo opens with its board scrolled to the cursor before the board's bars are
     # mounted: what they show is where the board is, not where it was.
-    from railgames.app.scenes import scenes
+    from tests.app.scenes import scenes
 
     app, _ = scenes(tmp_path)["demo"]()
     async with app.run_test(size=(80, 24)) as pilot:

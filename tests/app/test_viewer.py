@@ -20,7 +20,7 @@ from railgames.core.engine import Game
 from railgames.core.narration import rules_fired
 from railgames.core.record import GameRecord, PlayerSpec, load_record, save_record
 from railgames.core.rulebook import rulebook
-from railgames.games import load_ruleset, playable_games
+from railgames.games import load_ruleset, playable_games, ruleset_class
 from railgames.games.paris_connection.ui import holdings_line
 from tests.app.driving import bot_record, run_async, screen_text, truncated
 
@@ -42,7 +42,7 @@ async def wait_for(pilot: Any, app: Any, kind: type, tries: int = 400) -> Any:
 
 @run_async
 async def test_a_demo_plays_to_the_end_unattended_and_offers_a_real_game() -> None:
-    record = demo_record("paris-connection")
+    record = demo_record(load_ruleset("paris-connection"))
     app = RailgamesApp(watch={"record": record, "demo": True, "speed": 200.0})
     async with app.run_test(size=SIZE) as pilot:
         viewer = await wait_for(pilot, app, ViewerScreen)
@@ -54,7 +54,7 @@ async def test_a_demo_plays_to_the_end_unattended_and_offers_a_real_game() -> No
         assert result is not None and " and ".join(result.winners) in screen_text(app)
         # Every rule the game used was explained in full on the way.
         told = narration_of(viewer)
-        book = rulebook("paris-connection")
+        book = rulebook(ruleset_class("paris-connection"))
         fired = rules_fired(Game.replay(load_ruleset("paris-connection"), record).log)
         for rule_id in fired:
             assert f"NEW RULE: {book[rule_id].title}" in told, rule_id
@@ -67,7 +67,7 @@ async def test_a_demo_plays_to_the_end_unattended_and_offers_a_real_game() -> No
 
 @run_async
 async def test_pause_step_step_back_and_jump() -> None:
-    record = demo_record("new-england")
+    record = demo_record(load_ruleset("new-england"))
     ruleset = load_ruleset("new-england")
     app = RailgamesApp(watch={"record": record, "demo": True, "speed": 1.0})
     async with app.run_test(size=SIZE) as pilot:
@@ -236,7 +236,7 @@ async def test_history_from_the_game_over_screen_shows_the_whole_game() -> None:
 
 @run_async
 async def test_on_a_narrow_screen_p_shows_the_players_holdings_in_a_demo() -> None:
-    record = demo_record("paris-connection")
+    record = demo_record(load_ruleset("paris-connection"))
     app = RailgamesApp(watch={"record": record, "demo": True, "start": 5, "playing": False})
     async with app.run_test(size=(80, 24)) as pilot:
         viewer = await wait_for(pilot, app, ViewerScreen)
@@ -254,7 +254,7 @@ async def test_on_a_narrow_screen_p_shows_the_players_holdings_in_a_demo() -> No
 
 @run_async
 async def test_a_step_back_leaves_the_narration_as_a_fresh_view_of_that_moment() -> None:
-    record = demo_record("new-england")
+    record = demo_record(load_ruleset("new-england"))
 
     async def narration_at(start: int, back: int) -> list[str]:
         app = RailgamesApp(watch={"record": record, "demo": True, "start": start, "playing": False})

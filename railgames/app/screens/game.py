@@ -17,7 +17,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
-from railgames.app.boards import board_class, game_ui
+from railgames.app.boards import board_class, game_ui, with_key_words
 from railgames.app.commands import GameCommands
 from railgames.app.gameui import AWAY
 from railgames.app.palette import player_letters, player_style
@@ -113,10 +113,7 @@ class GameScreen(SizeGuard, Screen[None]):
     focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     BINDINGS = [
-        Binding("p", "hotkey('p')", "Pass"),
-        Binding("y", "hotkey('y')", "Pay now"),
-        Binding("n", "hotkey('n')", "Wait"),
-        Binding("e", "hotkey('e')", "End build"),
+        # (the game's one-key choices come first: see __init__)
         Binding("escape", "back", "Back"),
         Binding("tab", "switch_focus(1)", "Next panel", show=False),
         Binding("shift+tab", "switch_focus(-1)", "Previous panel", show=False),
@@ -136,6 +133,7 @@ class GameScreen(SizeGuard, Screen[None]):
         # A finished game looked at again from the game-over screen: nothing to play.
         self.review = review
         self.ui = game_ui(session.ruleset)
+        self._bindings = with_key_words(self._bindings, session.ruleset.id)
         self.add_class(f"game-{session.ruleset.id}")
         # A game with secrets shows only what the seat at the keyboard may see, and its
         # hand-off screen between two human seats cannot be turned off.

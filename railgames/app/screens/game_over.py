@@ -119,11 +119,9 @@ class GameOverScreen(SizeGuard, Screen[None]):
         return True
 
     def action_final_board(self) -> None:
-        from railgames.app.screens.game import GameScreen
-
         if not isinstance(self.session, Session):
             return
-        self.app.push_screen(GameScreen(self.session, handoff=False, review=True))
+        self.rapp.show_final_board(self.session)
 
     def action_show_log(self) -> None:
         from railgames.app.screens.log import LogScreen

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Any
 
 from textual.binding import Binding
@@ -11,7 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Markdown, Static
 
 from railgames.app.screens.guard import SizeGuard
-from railgames.games import ruleset_class
+from railgames.games import help_text
 
 KEYS_HELP = """\
 # Keys
@@ -36,11 +35,8 @@ A terminal smaller than a screen needs shows one line saying how big to make it.
 def rules_text(game_id: str | None) -> str:
     if game_id is None:
         return KEYS_HELP
-    package = ruleset_class(game_id).__module__.rsplit(".", 1)[0]
-    try:
-        return resources.files(package).joinpath("help.md").read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return "No rules help has been written for this game yet."
+    text = help_text(game_id)
+    return "No rules help has been written for this game yet." if text is None else text
 
 
 class HelpScreen(SizeGuard, ModalScreen[None]):

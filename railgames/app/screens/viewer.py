@@ -104,9 +104,6 @@ class ViewerScreen(Screen[None]):
     ViewerScreen #v-banner { height: auto; max-height: 2; padding: 0 1; background: $panel; }
     ViewerScreen #v-main { height: 1fr; }
     ViewerScreen #board-box { width: 1fr; height: 1fr; border: round $panel; }
-    ViewerScreen.wide.game-new-england #board-box { width: 98; }
-    ViewerScreen.wide.game-paris-connection #board-box { width: 81; }
-    ViewerScreen.game-paris-connection #board-box { width: 80; }  /* the whole map */
     ViewerScreen #v-side { width: 52; height: 1fr; }
     ViewerScreen.wide #v-side { width: 1fr; }
     ViewerScreen #v-players { height: auto; border: round $panel; padding: 0 1; }
@@ -120,14 +117,6 @@ class ViewerScreen(Screen[None]):
     ViewerScreen.narrow.players #v-narration { display: none; }
     ViewerScreen.narrow #v-narration { border: none; padding: 0; border-top: solid $accent; }
     ViewerScreen.narrow #board-slots { display: none; }
-    ViewerScreen.narrow #pc-supply { display: none; }
-    ViewerScreen.narrow #pc-cursor { display: none; }
-    ViewerScreen.narrow #pc-track { border-top: none; padding: 0; }
-    ViewerScreen #sd-order { display: none; }
-    ViewerScreen.narrow #sd-order { display: block; }
-    ViewerScreen.narrow #sd-boxes { display: none; }
-    ViewerScreen.narrow #sd-cursor { display: none; }
-    ViewerScreen.narrow #sd-companies { border-top: none; padding: 0; }
     """
 
     BINDINGS = [
@@ -162,7 +151,7 @@ class ViewerScreen(Screen[None]):
         self.playing = (kind == "demo") if playing is None else playing
         self.on_leave = on_leave
         self._timer: Timer | None = None
-        self._told = narrate(recording.all_events(), rulebook(self.ruleset.id), self.ruleset)
+        self._told = narrate(recording.all_events(), rulebook(self.ruleset), self.ruleset)
         # Where each position's events start in the narration (the events this watcher sees).
         self._told_at = self._index_positions()
         if start is not None:  # else where the recording stands (History: the present)

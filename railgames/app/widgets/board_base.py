@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from inspect import getfile
 from typing import Any, ClassVar, Protocol
 
 from rich.segment import Segment
@@ -134,6 +135,14 @@ class BoardBase(ScrollView, can_focus=True):
         Binding("enter", "choose", "Choose city"),
     ]
 
+    # The game's rules for the screens that show its board (the game screen, the viewer):
+    # how they lay out their panels for this map (``GameScreen.game-<id>`` selectors) and
+    # which of the game's own panels give way on a narrow screen. They are added to the
+    # app's stylesheet at the level of app.tcss (not as DEFAULT_CSS, which every rule of
+    # app.tcss would override whatever its selectors), after it, once the board is first
+    # registered: before anything on its screen is styled.
+    SCREEN_CSS: ClassVar[str] = ""
+
     class CityChosen(BoardMessage, namespace="board"):
         """The player chose the city under the cursor (Enter or a click); ``city`` is its id."""
 
@@ -165,6 +174,17 @@ class BoardBase(ScrollView, can_focus=True):
         self._build_scene()
         self._rows = [self._with_cursor(r) for r in range(self.layout_.height)]
         self.virtual_size = Size(self.layout_.width, self.layout_.height)
+
+    def _post_register(self, app: Any) -> None:
+        super()._post_register(app)
+        cls = type(self)
+        if cls.SCREEN_CSS:
+            try:
+                where = getfile(cls)
+            except (TypeError, OSError):
+                where = ""
+            app.stylesheet.add_source(cls.SCREEN_CSS, read_from=(where, f"{cls.__name__}.SCREEN_CSS"),
+                                      is_default_css=False)
 
     # ------------------------------------------------------------ public API
     @property

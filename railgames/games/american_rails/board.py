@@ -190,6 +190,18 @@ class AmericanRailsBoard(BoardBase):
         scrollbar-size: 1 1;
     }
     """
+    SCREEN_CSS = """
+    /* its map is 62 by 36 in the compact drawing (81 by 36 in the
+       roomy one, which the board takes where it fits across): at 120x40 it is seen whole,
+       unframed, with the cursor line in the side panel over the investors' choices */
+    GameScreen.game-american-rails #side { width: 56; }
+    GameScreen.game-american-rails #board-box { border: none; padding: 0 1; }
+    GameScreen.game-american-rails.wide #board-box { width: 85; }
+    GameScreen.game-american-rails.wide #side { width: 1fr; }
+    GameScreen.game-american-rails.narrow #side { width: 100%; }
+    GameScreen.game-american-rails.narrow #board-box { height: 6; padding: 0; }
+    GameScreen.game-american-rails.narrow #ar-track-panel { padding: 0; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "choose", "Choose hex"),

@@ -216,6 +216,12 @@ class NewEnglandBoard(GraphBoard):
         scrollbar-size: 1 1;
     }
     """
+    SCREEN_CSS = """
+    /* from 160 columns its 96-column map is shown whole (no
+       scrolling as the cursor moves), the side panel taking what is left */
+    GameScreen.game-new-england.roomy #board-box { width: 98; }
+    GameScreen.game-new-england.roomy #side { width: 1fr; }
+    """
 
     layout_: BoardLayout
     state: NEState | None

@@ -149,6 +149,21 @@ class ParisConnectionBoard(BoardBase):
         scrollbar-size: 1 1;
     }
     """
+    SCREEN_CSS = """
+    /* its hex map is 77 columns wide, so the side panel
+       gives it room; on a narrow screen the score track keeps to its first lines */
+    GameScreen.game-paris-connection #side { width: 40; }
+    GameScreen.game-paris-connection.wide #board-box { width: 81; }
+    GameScreen.game-paris-connection.wide #side { width: 1fr; }
+    GameScreen.game-paris-connection.narrow #side { width: 100%; }
+    GameScreen.game-paris-connection.narrow #pc-track { border-top: none; padding: 0; }
+    GameScreen.game-paris-connection.narrow #pc-supply { display: none; }
+    GameScreen.game-paris-connection.narrow #pc-cursor { display: none; }
+    /* in the viewer too, on a narrow screen the same panels give way */
+    ViewerScreen.narrow #pc-supply { display: none; }
+    ViewerScreen.narrow #pc-cursor { display: none; }
+    ViewerScreen.narrow #pc-track { border-top: none; padding: 0; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "choose", "Choose hex"),

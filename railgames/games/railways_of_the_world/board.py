@@ -217,6 +217,33 @@ class RotwBoard(BoardBase):
         scrollbar-size: 1 1;
     }
     """
+    SCREEN_CSS = """
+    /* a line per row of hexes, so the map (95 by 24 at
+       most) takes the whole width on top and the panels go under it side by side; on a
+       narrow screen they stack under it as in every game, and the map scrolls */
+    GameScreen.game-railways-of-the-world #game-main { layout: vertical; }
+    GameScreen.game-railways-of-the-world #board-box { width: 100%; height: auto; border: none; }
+    GameScreen.game-railways-of-the-world #board { height: auto; max-height: 70vh; }
+    GameScreen.game-railways-of-the-world #rotw-track { border-top: none; }
+    GameScreen.game-railways-of-the-world #side { width: 100%; height: 1fr; layout: horizontal; }
+    GameScreen.game-railways-of-the-world #players { width: 36; height: 100%; }
+    GameScreen.game-railways-of-the-world #actions { width: 1fr; height: 100%; }
+    GameScreen.game-railways-of-the-world #log { width: 28; height: 100%; }
+    /* the list of choices takes what the panel has left, so its highlighted line shows */
+    GameScreen.game-railways-of-the-world #ap-options { height: 1fr; max-height: 100%; }
+    GameScreen.game-railways-of-the-world.short #board { max-height: 50vh; }
+    GameScreen.game-railways-of-the-world.wide #log { width: 1fr; }
+    GameScreen.game-railways-of-the-world.narrow #board-box { height: 1fr; }
+    GameScreen.game-railways-of-the-world.narrow #board { height: 1fr; max-height: 100%; }
+    GameScreen.game-railways-of-the-world.narrow #rotw-track { border-top: solid $panel; }
+    GameScreen.game-railways-of-the-world.narrow #side { height: auto; layout: vertical; }
+    GameScreen.game-railways-of-the-world.narrow #players,
+    GameScreen.game-railways-of-the-world.narrow #actions,
+    GameScreen.game-railways-of-the-world.narrow #log { width: 100%; height: auto; }
+    GameScreen.game-railways-of-the-world.narrow #log { height: 3; }
+    GameScreen.game-railways-of-the-world.narrow #ap-options { height: auto; max-height: 8; }
+    GameScreen.game-railways-of-the-world.narrow.short #ap-options { max-height: 4; }
+    """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "choose", "Choose hex"),

@@ -274,6 +274,25 @@ class SteelDriverBoard(GraphBoard):
         scrollbar-size: 1 1;
     }
     """
+    SCREEN_CSS = """
+    /* its map is 60 by 31, seen whole from 120x40 with the company
+       boxes in the side panel and the cursor lines under the map; on a narrow screen the
+       company boxes and the cursor lines give way to the one-line order of play */
+    GameScreen.game-steel-driver #side { width: 56; }
+    GameScreen.game-steel-driver.wide #side { width: 64; }
+    GameScreen.game-steel-driver.narrow #side { width: 100%; }
+    GameScreen.game-steel-driver #sd-order { display: none; }
+    GameScreen.game-steel-driver.narrow #sd-order { display: block; }
+    GameScreen.game-steel-driver.narrow #sd-boxes { display: none; }
+    GameScreen.game-steel-driver.narrow #sd-cursor { display: none; }
+    GameScreen.game-steel-driver.narrow #sd-companies { border-top: none; padding: 0; }
+    /* in the viewer too, the order of play stands in for the boxes on a narrow screen */
+    ViewerScreen #sd-order { display: none; }
+    ViewerScreen.narrow #sd-order { display: block; }
+    ViewerScreen.narrow #sd-boxes { display: none; }
+    ViewerScreen.narrow #sd-cursor { display: none; }
+    ViewerScreen.narrow #sd-companies { border-top: none; padding: 0; }
+    """
 
     layout_: SteelDriverLayout
     state: SDState | None

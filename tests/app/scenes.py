@@ -218,7 +218,7 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
         # for the first time (a loan forced by the coming debt service).
         from railgames.core.demo import demo_game
 
-        game = demo_game("new-england")
+        game = demo_game(load_ruleset("new-england"))
         forced = next(e.action for e in game.log if "ne.forced_loan" in e.rules)
         watch = {"record": game.record, "demo": True, "start": forced + 1, "playing": False}
         return RailgamesApp(watch=watch, bot_delay=0), []
