@@ -15,6 +15,7 @@ from itertools import chain, compress, repeat
 from operator import attrgetter, le, ne
 from typing import Any, ClassVar
 
+from railgames.compat import model_without_validation
 from railgames.core.engine import (
     Action,
     AmountInput,
@@ -93,9 +94,6 @@ def _kept_with_network(state: RotwState, name: str, net: dict[str, list[tuple[st
 
 
 
-_new = object.__new__
-_set = object.__setattr__
-
 
 class _Listed(Interned):
     """``engine.Interned`` making its new actions directly: the very object
@@ -119,11 +117,8 @@ class _Listed(Interned):
         if action is None:
             if len(made) >= self._limit:
                 made.clear()
-            action = _new(self._cls)
-            _set(action, "__dict__", dict(zip(self._names, (self._type, *fields), strict=True)))
-            _set(action, "__pydantic_fields_set__", self._given)
-            _set(action, "__pydantic_extra__", None)
-            _set(action, "__pydantic_private__", None)
+            action = model_without_validation(
+                self._cls, dict(zip(self._names, (self._type, *fields), strict=True)), self._given)
             made[fields] = action
         return action
 
