@@ -104,7 +104,10 @@ def version_mismatches() -> list[str]:
     """Each library installed in a version other than the one written for, as words."""
     out = []
     for name, spec in WRITTEN_FOR.items():
-        found = _installed_version(name)
+        try:
+            found = _installed_version(name)
+        except Exception:  # (metadata that cannot be read: nothing to say about it)
+            continue
         if found is not None and not version_matches(found, spec):
             out.append(f"{DISPLAY_NAMES[name]} {found} (written for {spec.lstrip('=~')})")
     return out
