@@ -86,6 +86,17 @@ def test_another_version_is_named_on_one_line(monkeypatch: pytest.MonkeyPatch) -
     assert "Textual" not in text
 
 
+def test_unreadable_metadata_says_nothing_and_stops_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(name: str) -> str:
+        raise ValueError("unreadable")
+
+    monkeypatch.setattr(compat, "_installed_version", broken)
+    out = io.StringIO()
+    assert compat.check_versions(out)
+    assert out.getvalue() == ""
+
+
 # ---------------------------------------------------------------- nothing elsewhere
 
 
