@@ -31,10 +31,9 @@ from midgame import midgame, write_record
 
 async def measure(game_id: str, cols: int, rows: int, actions: int,
                   profiler: cProfile.Profile | None) -> tuple[Figure, Figure]:
-    from textual._compositor import ChopsUpdate, LayoutUpdate
-
     from railgames.app.main import RailgamesApp
     from railgames.app.screens.game import GameScreen
+    from railgames.compat import ChopsUpdate, LayoutUpdate
 
     game = midgame(game_id)
     with tempfile.TemporaryDirectory() as home:

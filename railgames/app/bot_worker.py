@@ -20,6 +20,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
+from railgames import compat
 from railgames.core.bots import Bot, think, worker_setup
 from railgames.core.engine import Prompt
 
@@ -58,7 +59,7 @@ class BotWorker:
         pool, self._pool = self._pool, None
         if pool is None:
             return
-        processes = list(getattr(pool, "_processes", {}).values())
+        processes = compat.pool_processes(pool)
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             if process.is_alive():

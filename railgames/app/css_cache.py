@@ -27,7 +27,7 @@ import sys
 import tempfile
 from typing import Any
 
-from textual.css.stylesheet import Stylesheet
+from railgames import compat
 
 CACHE_NAME = "parsed-css.pickle"
 FORMAT = 1
@@ -83,45 +83,30 @@ def _read() -> None:
             _entries.setdefault(key, value)
 
 
-def _variables_key(stylesheet: Stylesheet) -> tuple[tuple[str, str], ...]:
-    """The theme's variables, as part of a key (worked out again only when they change)."""
-    variables = stylesheet._variables
-    memo = stylesheet.__dict__.get("_railgames_variables")
-    if memo is not None and memo[0] is variables:
-        return memo[1]  # type: ignore[no-any-return]
-    key = tuple(sorted((str(k), str(v)) for k, v in variables.items()))
-    stylesheet.__dict__["_railgames_variables"] = (variables, key)
-    return key
+def _lookup(key: Key) -> list[Any] | None:
+    """The rules kept for ``key`` in the file, None if there are none (or they do not load)."""
+    _read()
+    pickled = _entries.get(key)
+    if pickled is None:
+        return None
+    try:
+        rules = pickle.loads(pickled)
+    except Exception:
+        return None
+    return rules if isinstance(rules, list) else None
+
+
+def _keep(key: Key, rules: Any) -> None:
+    _fresh[key] = rules  # pickled when the file is written, after the first frame
 
 
 def install() -> None:
-    """Parse through the cache from now on (idempotent)."""
+    """Parse through the cache from now on (idempotent; the hook into Textual's
+    stylesheets is in railgames/compat.py)."""
     if _state["installed"]:
         return
     _state["installed"] = True
-    parse = Stylesheet._parse_rules
-
-    def _parse_rules(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
-                     tie_breaker: int = 0, scope: str = "") -> Any:
-        own_key = (css, read_from, is_default_rules, tie_breaker, scope)
-        if own_key in self._parse_cache:  # Textual's own cache, as without this one
-            return parse(self, css, read_from, is_default_rules, tie_breaker, scope)
-        _read()
-        key = (*own_key, _variables_key(self))
-        pickled = _entries.get(key)
-        if pickled is not None:
-            try:
-                rules = pickle.loads(pickled)
-            except Exception:
-                rules = None
-            if isinstance(rules, list):
-                self._parse_cache[own_key] = rules
-                return rules
-        rules = parse(self, css, read_from, is_default_rules, tie_breaker, scope)
-        _fresh[key] = rules  # pickled when the file is written, after the first frame
-        return rules
-
-    Stylesheet._parse_rules = _parse_rules  # type: ignore[method-assign]
+    compat.cache_parsed_css(_lookup, _keep)
 
 
 def save() -> None:

@@ -35,6 +35,8 @@ from typing import Any
 
 from textual import events
 
+from railgames import compat
+
 # A key waits for an app that never comes to rest no longer than both of these: seconds,
 # and looks that found it busy (one long step of work is one look, however long it
 # takes). Starting a game, the heaviest a key does, takes under 100 looks.
@@ -96,7 +98,7 @@ class KeyQueue:
         # Another callback ready to run: a task whose message has come, a step of a
         # mount, a handler's next step. (The event loop's list of them is not public;
         # without it, a look finds the loop at rest, and only the screen is waited for.)
-        busy = bool(getattr(loop, "_ready", None))
+        busy = compat.loop_busy(loop)
         if busy or self._refresh_callbacks_due():
             self._busy_looks += 1
             if self._busy_looks < REST_POLLS or monotonic() - self._since < REST_LIMIT:
@@ -117,7 +119,7 @@ class KeyQueue:
             screen = self.app.screen
         except Exception:  # no screen (starting, ending): nothing to wait for
             return False
-        return bool(getattr(screen, "_callbacks", None))
+        return compat.screen_callbacks_due(screen)
 
     def _rested(self) -> None:
         if not self.waiting or not self.app.is_running:

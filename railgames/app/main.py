@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from textual import events
-from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.app import App
 
+from railgames import compat
 from railgames.app import css_cache, layout_once
 from railgames.app.key_queue import KeyQueue
 from railgames.app.screen_diff import ScreenDiff
@@ -34,17 +34,7 @@ def _env_delay() -> float:
         return DEFAULT_BOT_DELAY
 
 
-class _DiffUpdate(CompositorUpdate):
-    """A compositor update written as the cells it changes on the terminal."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def render_segments(self, console: Any) -> str:
-        return self.text
-
-
-class RailgamesApp(App[int]):
+class RailgamesApp(compat.FrameFilter, App[int]):
     CSS_PATH = "launcher.tcss"  # the other screens bring app.tcss (see screens/guard.py)
     TITLE = "railgames"
 
@@ -83,21 +73,10 @@ class RailgamesApp(App[int]):
             if typed:
                 keys.handed_on()
 
-    def _display(self, screen: Any, renderable: Any) -> None:
+    def frame_text(self, update: Any) -> str:
         # Only the cells the terminal does not show already are written (see screen_diff.py).
-        driver = self._driver
-        if (isinstance(renderable, (ChopsUpdate, LayoutUpdate)) and driver is not None
-                and not driver.is_inline and self._running and not self._closed
-                and not self.is_headless and not self._batch_count):
-            self._screen_diff.resize(*self.size)
-            text = self._screen_diff.render(renderable, self.console)
-            if not text and (screen.outer_size.clamp_offset(self.cursor_position)
-                             == self._previous_cursor_position):
-                # Nothing the terminal shows would change (a widget painted again the
-                # same): not a byte is written, not even the cursor's move.
-                return
-            renderable = _DiffUpdate(text)
-        super()._display(screen, renderable)
+        self._screen_diff.resize(*self.size)
+        return self._screen_diff.render(update, self.console)
 
     def get_default_screen(self) -> LauncherScreen:
         # The launcher is the bottom of the screen stack, drawn in the app's first frame.

@@ -21,12 +21,20 @@ from collections.abc import Iterable, Sequence
 from itertools import accumulate, islice
 from typing import Any, NamedTuple
 
-from rich.cells import _is_single_cell_widths, get_character_cell_size
+from rich.cells import get_character_cell_size
 from rich.color import ColorSystem
 from rich.console import Console
 from rich.style import Style
-from textual._compositor import ChopsUpdate, CompositorUpdate, LayoutUpdate
 from textual.strip import Strip
+
+from railgames.compat import (
+    ChopsUpdate,
+    CompositorUpdate,
+    LayoutUpdate,
+    console_color_system,
+    is_single_cell_widths,
+    style_ansi,
+)
 
 # A band of whole rows at least this tall is scrolled on the terminal, or shifted
 # sideways, when it shows what was there a few rows or columns away.
@@ -65,10 +73,10 @@ def _keys(style: Style | None, color_system: ColorSystem) -> tuple[object, objec
         return "", ""
     keys = _KEYS.get(style)
     if keys is None:
-        ansi = style._ansi
+        ansi = style_ansi(style)
         if ansi is None:
             ansi = Strip.render_ansi(style, color_system)
-        key: object = (ansi, style._link) if style._link else ansi
+        key: object = (ansi, style.link) if style.link else ansi
         if style.reverse or style.underline or style.strike or style.overline or style.underline2:
             blank = key
         else:
@@ -91,7 +99,7 @@ def line_cells(strips: Iterable[Strip], color_system: ColorSystem
             if control or not text:
                 continue
             key, blank = _keys(style, color_system)
-            if text.isascii() or _is_single_cell_widths(text):
+            if text.isascii() or is_single_cell_widths(text):
                 n = len(text)
                 chars.extend(text)
                 if key == blank or " " not in text:
@@ -209,7 +217,7 @@ class ScreenDiff:
         if lines is None:
             self.forget()
             return update.render_segments(console)
-        color_system = console._color_system or ColorSystem.TRUECOLOR
+        color_system = console_color_system(console) or ColorSystem.TRUECOLOR
         out: list[str] = []
         painted = [(y, x, *line_cells(strips, color_system))
                    for y, x, strips in lines if 0 <= y < self.height]
@@ -728,7 +736,7 @@ class Piece(NamedTuple):
 def _piece(y: int, x0: int, x1: int, style: Style | None, text: str,
            color_system: ColorSystem) -> Piece:
     """The piece that writes ``text`` in ``style`` at row y from column x0 to x1."""
-    if style is not None and style._link:
+    if style is not None and style.link:
         # A link is written whole, as Textual writes it, and resets the pen.
         return Piece(y, x0, x1, Strip.render_style(style, text, color_system), None, False,
                      (y, x0))
@@ -792,7 +800,7 @@ _ON_BLANKS = frozenset({"4", "21", "7", "9", "53", "51", "52"})
 
 def _pen_of(style: Style, color_system: ColorSystem) -> Pen:
     """A style's SGR codes as (attributes, colour, background)."""
-    ansi = style._ansi
+    ansi = style_ansi(style)
     if ansi is None:
         ansi = Strip.render_ansi(style, color_system)
     pen = _PENS.get(ansi)

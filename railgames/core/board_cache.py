@@ -39,6 +39,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from railgames.compat import model_without_validation, plain_model
+
 CACHE_FORMAT = 1
 FOLDER = "boards"
 _UNION_TYPES = (typing.Union, types.UnionType)
@@ -48,9 +50,6 @@ _SCALARS: dict[type, tuple[type, ...]] = {
     bool: (bool,),
     float: (float, int),
 }
-
-
-_set = object.__setattr__
 
 
 class Unsupported(Exception):
@@ -71,8 +70,7 @@ def _fields_of(model: type[BaseModel]) -> dict[str, tuple[Any, Any, Any]]:
     plan = _plans.get(model)
     if plan is not None:
         return plan
-    if model.__private_attributes__ or model.__pydantic_post_init__ \
-            or model.__pydantic_root_model__ or model.model_config.get("extra") == "allow":
+    if not plain_model(model):
         raise Unsupported(_model_name(model))
     plan = {}
     for name, info in model.model_fields.items():
@@ -105,12 +103,7 @@ def _construct(model: type[BaseModel], data: dict[str, Any]) -> Any:
             raise Unsupported(f"{model.__name__}.{name} is missing")
         else:
             values[name] = copy.deepcopy(default)
-    board = model.__new__(model)
-    _set(board, "__dict__", values)
-    _set(board, "__pydantic_fields_set__", set(data))
-    _set(board, "__pydantic_extra__", None)
-    _set(board, "__pydantic_private__", None)
-    return board
+    return model_without_validation(model, values, set(data))
 
 
 def _is_model(tp: Any) -> bool:

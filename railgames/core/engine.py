@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from railgames.compat import custom_serializers, model_without_validation, plain_model
 from railgames.core.errors import IllegalAction, MalformedAction, RecordError, ReplayError
 from railgames.core.events import SETUP, Event, EventLog
 from railgames.core.maps import BaseMap, map_digest
@@ -31,7 +32,6 @@ from railgames.core.rng import Chance
 
 _REQUIRED = object()
 _TRUSTED_FIELDS: dict[type, tuple[tuple[str, ...], tuple[Any, ...]] | None] = {}
-_new = object.__new__
 _set = object.__setattr__
 
 
@@ -68,12 +68,7 @@ class Action(BaseModel):
                 elif default is not _REQUIRED:
                     data[name] = default
             given = {k for k in values if k in data}
-        m = _new(cls)
-        _set(m, "__dict__", data)
-        _set(m, "__pydantic_fields_set__", given)
-        _set(m, "__pydantic_extra__", None)
-        _set(m, "__pydantic_private__", None)
-        return m
+        return model_without_validation(cls, data, given)
 
 
 def _trusted_fields(cls: type[Action]) -> tuple[tuple[str, ...], tuple[Any, ...]] | None:
@@ -81,8 +76,7 @@ def _trusted_fields(cls: type[Action]) -> tuple[tuple[str, ...], tuple[Any, ...]
     where the quick construction of ``Action.trusted`` would not match ``model_construct``."""
     names: list[str] = []
     defaults: list[Any] = []
-    plain = not (cls.__pydantic_post_init__ or cls.__private_attributes__
-                 or cls.__pydantic_root_model__ or cls.model_config.get("extra") == "allow")
+    plain = plain_model(cls)
     for name, info in cls.model_fields.items():
         if info.alias is not None or info.validation_alias is not None \
                 or info.default_factory is not None:
@@ -504,9 +498,7 @@ _SCALARS = (str, int, bool, type(None))
 
 
 def _plain_fields(cls: type[Action]) -> tuple[str, ...] | None:
-    decorators = cls.__pydantic_decorators__
-    plain = not (decorators.field_serializers or decorators.model_serializers
-                 or cls.model_config.get("extra") == "allow" or cls.__pydantic_root_model__)
+    plain = not (custom_serializers(cls) or cls.model_config.get("extra") == "allow")
     for info in cls.model_fields.values():
         if info.alias is not None or info.serialization_alias is not None or info.exclude:
             plain = False

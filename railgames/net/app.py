@@ -18,6 +18,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
+from railgames import compat
 from railgames.app.main import RailgamesApp
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.core.errors import RailgamesError
@@ -499,7 +500,7 @@ class NetApp(RailgamesApp):
         self.link = link
         self.table_code: str | None = None
         self.remote_seat: RemoteSeat | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._host_loop: asyncio.AbstractEventLoop | None = None  # the app's, once mounted
         self._refresh_due = False
         self._ended = False  # the host ended this session, and said why
 
@@ -527,7 +528,7 @@ class NetApp(RailgamesApp):
 
     def on_mount(self) -> None:
         super().on_mount()
-        self._loop = asyncio.get_running_loop()
+        self._host_loop = asyncio.get_running_loop()
         self.link.listener = self._from_host
         if not self.link.name:  # a browser: who is this, and do they know the password?
             self.push_screen(WebLoginScreen())
@@ -537,9 +538,11 @@ class NetApp(RailgamesApp):
     def _from_host(self, message: dict[str, Any]) -> None:
         # Called on the link's reader thread: hand over to the app's loop without waiting
         # (the app thread may itself be waiting for this thread to deliver an answer).
-        if self._loop is not None:
+        # (Until the app ends: Textual forgets its loop then, and nothing more is handed over.)
+        loop = self._host_loop
+        if loop is not None and compat.app_loop(self) is not None:
             # call_later runs it as a message of the app's, where the app is the active one.
-            self._loop.call_soon_threadsafe(self.call_later, self._on_host_message, message)
+            loop.call_soon_threadsafe(self.call_later, self._on_host_message, message)
 
     def _on_host_message(self, message: dict[str, Any]) -> None:
         if message.get("ev") == "kicked":

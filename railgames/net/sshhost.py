@@ -29,6 +29,7 @@ from typing import Any
 
 import asyncssh
 
+from railgames import compat
 from railgames.core.errors import RailgamesError
 from railgames.net.players import Kick, Player, Verdict, check_key, check_password, now_text
 from railgames.net.service import TableService
@@ -513,31 +514,11 @@ class HostConnection(asyncssh.SSHServer):
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                             f"railgames: {refusal}")
         chan = self.conn.create_server_channel(encoding=None, window=SESSION_WINDOW)
-        chan.__class__ = SessionChannel  # the same channel, with two handlers of its own
+        # asyncssh refuses agent and X11 forwarding by itself (agent_forwarding and
+        # x11_forwarding are off) without telling the server: the same channel refuses
+        # them the same way after one line in the log.
+        compat.refuse_forwarding(chan, session.forwarding_refused)
         return chan, session
-
-
-class SessionChannel(asyncssh.SSHServerChannel):  # type: ignore[type-arg]
-    """A session channel that says in the log when agent or X11 forwarding is asked for.
-
-    asyncssh refuses both by itself (agent_forwarding and x11_forwarding are off) without
-    telling the server; these are its handlers for the 'auth-agent-req@openssh.com' and
-    'x11-req' channel requests, refusing the same way after one line in the log.
-    """
-
-    _session: PtySession
-
-    def _refused(self, reason: str) -> bool:
-        login = self._session.login
-        event("refused", peer=login.peer, user=login.name, reason=reason)
-        return False
-
-    def _process_auth_agent_req_at_openssh_dot_com_request(  # type: ignore[override]
-            self, packet: Any) -> bool:  # (a reply now, where asyncssh replies later)
-        return self._refused("agent forwarding")
-
-    def _process_x11_req_request(self, packet: Any) -> bool:
-        return self._refused("X11 forwarding")
 
 
 # The channel's output waiting for the client, at most, before the app's terminal is no
@@ -610,6 +591,10 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._finished = False
 
     # ------------------------------------------------------------ the channel's requests
+    def forwarding_refused(self, what: str) -> None:
+        """The client asked to forward its agent or X11 (refused, see ``session_requested``)."""
+        event("refused", peer=self.login.peer, user=self.login.name, reason=what)
+
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         self.chan = chan
         chan.set_write_buffer_limits(high=OUTPUT_HIGH_WATER)

@@ -17,6 +17,7 @@ from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import RichLog, Static
 
+from railgames import compat
 from railgames.app.boards import board_class, game_ui, with_key_words
 from railgames.app.commands import GameCommands
 from railgames.app.gameui import AWAY
@@ -43,7 +44,7 @@ ROOMY = 160  # room for a 96-column map beside the usual side panel
 TALL = 34  # from this height a narrow screen's list of choices shows more of itself
 
 
-class GameLog(RichLog):
+class GameLog(compat.SizedInLayout, RichLog):
     """The game's log: its title names the keys that scroll it while it has them.
 
     Set by the log itself as the focus comes and goes, so the title changes in
@@ -65,14 +66,11 @@ class GameLog(RichLog):
             self.call_after_refresh(lambda: self.follow and self.scroll_end(
                 animate=False, immediate=True, x_axis=False))
 
-    def _size_updated(self, size: Any, virtual_size: Any, container_size: Any,
-                      layout: bool = True) -> bool:
-        resized = super()._size_updated(size, virtual_size, container_size, layout)
-        if resized and self.follow and self._size_known:
+    def resized_in_layout(self) -> None:
+        if self.follow and compat.log_size_known(self):
             # Taller or shorter as the panel above it changes: the newest lines stay
             # in view in this same frame, not a frame later.
             self.scroll_end(animate=False, immediate=True, x_axis=False)
-        return resized
 
     _writing = False  # lines are being written (see write)
     _layout_dropped = False
@@ -88,12 +86,13 @@ class GameLog(RichLog):
             self._writing = False
         if self._layout_dropped:
             self._layout_dropped = False
-            self._scroll_update(self.virtual_size)
+            compat.update_scroll_bars(self, self.virtual_size)
         return result
 
     def refresh(self, *regions: Any, repaint: bool = True, layout: bool = False,
                 recompose: bool = False) -> Any:
-        if layout and self._writing and self._size_known and not self._layout_required:
+        if (layout and self._writing and compat.log_size_known(self)
+                and not compat.layout_pending(self)):
             layout, self._layout_dropped = False, True
         return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
 

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
 
+from railgames import compat
 from railgames.app.cards import GameCard, cached_cards, launcher_cards, placeholder_cards
 from railgames.app.screens.guard import SizeGuard
 from railgames.app.widgets.footer import KeyFooter
@@ -27,7 +28,7 @@ TITLE = r"""
  ╹┗╸╹ ╹╹┗━╸┗━┛╹ ╹╹ ╹┗━╸┗━┛"""
 
 
-class LauncherButton(Button):
+class LauncherButton(compat.SkipsDefaultCSS, Button):
     """A Button styled as Textual styles one, by the rules for the two kinds the
     launcher has (the default and the primary variant, in the default style, in a
     terminal of full or of ANSI colours) and no others. Textual's own rules for every
@@ -117,9 +118,7 @@ class LauncherButton(Button):
     }
     """
 
-    def _get_default_css(self) -> list[tuple[tuple[str, str], str, int, str]]:
-        return [source for source in super()._get_default_css()
-                if source[0][1] != "Button.DEFAULT_CSS"]
+    SKIPPED_DEFAULT_CSS = ("Button.DEFAULT_CSS",)
 
 
 def launcher_buttons() -> list[Button]:
@@ -132,7 +131,7 @@ def launcher_buttons() -> list[Button]:
     ]
 
 
-class LauncherScreen(SizeGuard, Screen[None]):
+class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
     CSS_PATH = None  # its rules are the app's own (launcher.tcss), there for the first frame
     # Five buttons fit in 80 columns only at the width of their labels.
     DEFAULT_CSS = """
@@ -211,7 +210,7 @@ class LauncherScreen(SizeGuard, Screen[None]):
 
     _shown_before = False
 
-    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+    def before_screen_resume(self, event: events.ScreenResume) -> None:
         # Textual styles a screen that comes to the top again, every node of it. When the
         # launcher first shows, each node was styled as it was mounted, a moment before:
         # doing it all again changes nothing (a test checks) and would be a good part of

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.timer import Timer
 from textual.widgets import Input, RichLog, Static
 
+from railgames import compat
 from railgames.app.boards import board_class, game_ui
 from railgames.app.palette import player_letters
 from railgames.app.screens.guard import SCREENS_CSS
@@ -329,7 +330,7 @@ class ViewerScreen(Screen[None]):
         for told in self._told[shown_end:end]:
             log.write(told_text(told, self.ruleset.id), scroll_end=False)
             window[1].append(len(log.lines))
-        if not getattr(log, "_size_known", True):
+        if not compat.log_size_known(log):
             # Laid out, but not yet told its size: RichLog holds these lines back until
             # it is, so the line counts above are not the panel's. The next update
             # writes the panel afresh.
@@ -340,7 +341,7 @@ class ViewerScreen(Screen[None]):
     def _cut_lines(log: RichLog, count: int) -> None:
         """Keep the first ``count`` lines of the panel."""
         del log.lines[count:]
-        log._line_cache.clear()  # cached strips of the lines cut off
+        compat.forget_drawn_lines(log)  # cached strips of the lines cut off
         log.virtual_size = Size(log.virtual_size.width, len(log.lines))
         log.refresh()
 

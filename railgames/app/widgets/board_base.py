@@ -37,6 +37,8 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from railgames import compat
+
 Cell = tuple[int, int]  # (column, row) on the text grid
 Row = list[tuple[str, Style]]
 
@@ -124,7 +126,7 @@ class BoardMessage(Message, namespace="board"):
         return self.board
 
 
-class BoardBase(ScrollView, can_focus=True):
+class BoardBase(compat.SizedInLayout, ScrollView, can_focus=True):
     """A map drawn as rows of cells, with a cursor on one city at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -225,14 +227,11 @@ class BoardBase(ScrollView, can_focus=True):
             far = not view.overlaps(region.grow((size.height // 2, size.width // 4) * 2))
             self.scroll_to_region(region, animate=False, center=far, immediate=True)
 
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size,
-                      layout: bool = True) -> bool:
-        resized = super()._size_updated(size, virtual_size, container_size, layout)
-        if resized and self.is_mounted:
+    def resized_in_layout(self) -> None:
+        if self.is_mounted:
             # As the layout gives the board its new size, before the frame is drawn:
             # the view that keeps the cursor in it is in that frame, not the next one.
             self._keep_in_view(self._cursor)
-        return resized
 
     def on_resize(self) -> None:
         # The panels beside a board grow and shrink with each decision: whatever

@@ -20,6 +20,7 @@ from rich.text import Text
 from textual.content import Content
 from textual.widgets import Static
 
+from railgames import compat
 from railgames.app.widgets.render_once import RenderOnce, structure
 
 _COMPARABLE = (str, Text, Content)
@@ -82,4 +83,4 @@ class QuietStatic(Static):
             console = self.app.console
             options = self.app.console_options.update_width(size.width).update(highlight=False)
             return len(shown.lines(console, options)) != size.height
-        return self._render().get_height(styles, size.width) != size.height
+        return compat.widget_visual(self).get_height(styles, size.width) != size.height

@@ -19,6 +19,8 @@ from rich.style import Style
 from rich.table import Column, Row, Table
 from rich.text import Span, Text
 
+from railgames.compat import group_renderables
+
 
 class RenderOnce:
     def __init__(self, renderable: RenderableType) -> None:
@@ -79,7 +81,7 @@ def _structure(obj: Any, depth: int) -> Any:
     if isinstance(obj, (list, tuple)) and type(obj) in (list, tuple, Span):
         return (type(obj), tuple(_structure(item, depth) for item in obj))
     if type(obj) is Group:  # (its _render is only a copy of its renderables, made once drawn)
-        return (Group, obj.fit, _structure(obj._renderables, depth))
+        return (Group, obj.fit, _structure(group_renderables(obj), depth))
     if type(obj) in _BY_FIELDS:
         return (type(obj), tuple((name, _structure(value, depth))
                                  for name, value in _fields(obj)))

@@ -15,6 +15,7 @@ from itertools import chain, compress, repeat
 from operator import attrgetter, le, ne
 from typing import Any
 
+from railgames.compat import model_without_validation
 from railgames.core.engine import Action, Choices, Interned
 from railgames.core.hexgrid import Hex
 from railgames.games.railways_of_the_world.board_map import CUBE_COLOURS, MAX_ENGINE, RotwMap
@@ -29,9 +30,6 @@ NO_ROUTES: dict[str, list[tuple[str, ...]]] = {c: [] for c in CUBE_COLOURS}
 Network = dict[str, list[tuple[str, str]]]
 # (exit, its side, the city there or None, the action) for each tile through a hex.
 Ways = tuple[tuple[Hex, tuple[Hex, Hex], str | None, Any], ...]
-
-_new = object.__new__
-_set = object.__setattr__
 
 
 class Listed(Interned):
@@ -56,11 +54,8 @@ class Listed(Interned):
         if action is None:
             if len(made) >= self._limit:
                 made.clear()
-            action = _new(self._cls)
-            _set(action, "__dict__", dict(zip(self._names, (self._type, *fields), strict=True)))
-            _set(action, "__pydantic_fields_set__", self._given)
-            _set(action, "__pydantic_extra__", None)
-            _set(action, "__pydantic_private__", None)
+            action = model_without_validation(
+                self._cls, dict(zip(self._names, (self._type, *fields), strict=True)), self._given)
             made[fields] = action
         return action
 
