@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from railgames.app.session import Session
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction
 from railgames.core.simulate import bot_players, play_bot_game
-from railgames.core.table import SNAPSHOT_EVERY, Recording, Table
 from railgames.games import load_ruleset
 from railgames.games.paris_connection.actions import EndBuild
+from railgames.tables.local import Session
+from railgames.tables.recording import SNAPSHOT_EVERY, Recording
+from railgames.tables.table import Table
 
 TITLES = ("new-england", "paris-connection", "steel-driver")
 
