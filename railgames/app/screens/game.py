@@ -279,7 +279,7 @@ class GameScreen(SizeGuard, Screen[None]):
         for extra in (*self.extras, *self.side_extras):
             if hasattr(extra, "update_state"):
                 extra.update_state(state)
-        kinds = [p.kind for p in session.players]
+        kinds: list[str] = [p.kind for p in session.players]
         for seat in session.away():  # a person not at the host's table now: "(away)" by the name
             kinds[seat] = AWAY
         self._update_players(
