@@ -29,8 +29,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from railgames.core.simulate import bot_players, play_bot_game  # noqa: E402
-from railgames.core.table import SNAPSHOT_EVERY, Recording  # noqa: E402
 from railgames.games import GAMES, load_ruleset  # noqa: E402
+from railgames.tables.recording import SNAPSHOT_EVERY, Recording  # noqa: E402
 
 TARGET_MS = 30.0
 

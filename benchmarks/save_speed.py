@@ -45,8 +45,8 @@ def main() -> int:
     args = parser.parse_args()
     os.environ["RAILGAMES_DATA_DIR"] = tempfile.mkdtemp(prefix="railgames-bench-")
     sys.path.insert(0, str(ROOT))
-    from railgames.app.session import Session
     from railgames.core.record import load_record
+    from railgames.tables.local import Session
 
     record = load_record(RECORD)
     session = Session.resume(record)

@@ -54,7 +54,8 @@ def service_class() -> Any:
 def players(socket_path: str, tokens: list[str], code_box: Any, seed: int, stop_at: int) -> None:
     """The six people, in a process of their own: each plays its seat's turns at random."""
     from railgames.core.errors import RailgamesError
-    from railgames.net.remote import RemoteLink, RemoteSeat
+    from railgames.net.remote import RemoteLink
+    from railgames.tables.remote import RemoteSeat
 
     links = [RemoteLink(socket_path, token, timeout=60) for token in tokens]
     pick = random.Random(seed)

@@ -236,7 +236,8 @@ def test_a_seat_opened_after_several_messages_starts_from_all_of_them(tmp_path: 
     import time
 
     from railgames.net.protocol import encode as to_line
-    from railgames.net.remote import RemoteLink, RemoteSeat
+    from railgames.net.remote import RemoteLink
+    from railgames.tables.remote import RemoteSeat
 
     service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
     table, people = people_at(service, "steel-driver")

@@ -13,10 +13,11 @@ import pytest
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.record import GameRecord
-from railgames.net.remote import SeatView, merge_view
+from railgames.net.remote import merge_view
 from railgames.net.service import TableService
 from railgames.net.tables import Login, Member
 from railgames.net.wire import decode as from_wire
+from railgames.tables.remote import SeatView
 
 
 class Inbox:
@@ -440,7 +441,7 @@ def test_three_players_play_a_table_to_the_end(service: TableService, game_id: s
 
 def test_a_remote_seat_answers_as_a_table_does(service: TableService) -> None:
     """The game screen's side: view, prompt, events, and what changed since a mark."""
-    from railgames.net.remote import RemoteSeat
+    from railgames.tables.remote import RemoteSeat
 
     code, ann, ann_in, bob, bob_in = two_player_table(service)
     game = service.tables[code].game
@@ -457,7 +458,7 @@ def test_a_remote_seat_answers_as_a_table_does(service: TableService) -> None:
             raise AssertionError("nothing is sent in this test")
 
     seat = RemoteSeat(Link(), ann_in.last)  # type: ignore[arg-type]
-    from railgames.core.table import Table
+    from railgames.tables.table import Table
 
     assert isinstance(seat, Table)  # the same interface as the local table and a recording
     assert seat.seat == 0 and not seat.read_only
@@ -559,7 +560,7 @@ class ServiceLink:
         self.messages_after = inbox.messages_after
 
     def request(self, message: dict[str, Any]) -> dict[str, Any]:
-        from railgames.core.table import Recording
+        from railgames.tables.recording import Recording
 
         self.sent.append(message)
         op = message["op"]
@@ -577,7 +578,7 @@ class ServiceLink:
 
 def test_history_at_a_host_table_shows_only_what_the_seat_may_see(service: TableService) -> None:
     """History mid-game, for a remote seat: every position as that seat saw it, nothing more."""
-    from railgames.net.remote import RemoteHistory, RemoteSeat
+    from railgames.tables.remote import RemoteHistory, RemoteSeat
 
     code, ann, ann_in, bob, bob_in = two_player_table(service)
     game = service.tables[code].game
@@ -622,7 +623,7 @@ def test_history_for_a_watcher_is_the_public_view(service: TableService) -> None
     watcher, _ = member("zed")
     service.join(watcher, code, watch=True)
     table, ruleset, record = service.history_record(watcher)
-    from railgames.core.table import Recording
+    from railgames.tables.recording import Recording
 
     answer = service.history_opened(watcher, table, Recording(ruleset, record, seat=None))
     events = from_wire(json.loads(json.dumps(answer["events"])))

@@ -62,6 +62,23 @@ def imported_modules(path: Path) -> list[str]:
     return names
 
 
+def test_the_tables_never_import_textual() -> None:
+    # What a game screen plays against (railgames/tables) is used by the host and by
+    # tests with no terminal: neither it nor anything it loads may bring in Textual.
+    # (The local table keeps its saves through railgames.app.saves, which has no Textual.)
+    tables = sorted((ROOT / "railgames" / "tables").glob("*.py"))
+    assert len(tables) >= 4, tables
+    offenders = [f"{path.relative_to(ROOT)}: {name}" for path in tables
+                 for name in imported_modules(path) if name.split(".")[0] == "textual"]
+    assert not offenders, offenders
+    modules = ", ".join("railgames.tables." + p.stem for p in tables if p.stem != "__init__")
+    loaded = subprocess.run(
+        [sys.executable, "-c", f"import sys, {modules}; "
+         "print(sorted({m.split('.')[0] for m in sys.modules} & {'textual'}))"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120, check=True)
+    assert loaded.stdout.strip() == "[]", loaded.stdout + loaded.stderr
+
+
 def test_the_kernel_never_imports_a_game() -> None:
     # Games plug into the kernel (each Ruleset names its own bots); never the other way round.
     # The registry (railgames.games itself) only maps ids to import paths, so it may be used.

@@ -23,10 +23,10 @@ from railgames.app.saves import (
     remove_stale_files,
     rename_save,
 )
-from railgames.app.session import Session
 from railgames.cli import parse_seats
 from railgames.core.errors import IllegalAction, RailgamesError
 from railgames.core.record import TEMP_PREFIX, TEMP_SUFFIX, load_record, write_temp
+from railgames.tables.local import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,7 +72,7 @@ def test_n_processes_starting_games_at_once_keep_n_files(data_dir: Path) -> None
     n = 8
     code = """
         import sys, time
-        from railgames.app.session import Session
+        from railgames.tables.local import Session
         from railgames.cli import parse_seats
         s = Session.new("new-england", parse_seats("Ann,Bob,Cat"), int(sys.argv[1]))
         s.game.record.created = "2026-01-01T10:00:00+00:00"
@@ -135,7 +135,7 @@ def test_a_lock_held_by_another_process_is_seen_and_goes_with_it(data_dir: Path)
     code = """
         import sys
         from pathlib import Path
-        from railgames.app.session import Session
+        from railgames.tables.local import Session
         s = Session.open(Path(sys.argv[1]))
         print("open", flush=True)
         __import__("time").sleep(60)

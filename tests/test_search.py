@@ -272,7 +272,7 @@ def test_a_stopped_search_raises_cancelled() -> None:
 
 def test_session_applies_a_think_only_if_the_game_has_not_moved_on(tmp_path: Any) -> None:
     """The app's bot worker: a choice made for an old position is dropped, not applied."""
-    from railgames.app.session import Session
+    from railgames.tables.local import Session
 
     players = [PlayerSpec(name=NAMES[0]), PlayerSpec(name="Ada", kind="search:easy"),
                PlayerSpec(name="Ben", kind="greedy")]

@@ -24,10 +24,10 @@ from pathlib import Path
 
 import pytest
 
-from railgames.app.session import Session
 from railgames.cli import parse_seats
 from railgames.core.errors import MapError, RecordError
 from railgames.core.record import MAX_RECORD_BYTES, load_record, read_capped_text
+from railgames.tables.local import Session
 
 ROOT = Path(__file__).resolve().parents[1]
 GUARD = 60.0  # seconds before a reader stuck on a pipe is given its end of file

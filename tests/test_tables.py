@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from railgames.app.session import Session
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction
+from railgames.core.record import load_record
 from railgames.core.simulate import bot_players, play_bot_game
-from railgames.core.table import SNAPSHOT_EVERY, Recording, Table
 from railgames.games import load_ruleset
 from railgames.games.paris_connection.actions import EndBuild
+from railgames.tables.local import Session
+from railgames.tables.recording import SNAPSHOT_EVERY, Recording
+from railgames.tables.table import Table
 
 TITLES = ("new-england", "paris-connection", "steel-driver")
 
@@ -97,3 +101,45 @@ def test_the_local_session_is_a_table(tmp_path: object) -> None:
     assert session.changes(mark).full  # undo replays: the screen redraws everything
     with pytest.raises(IllegalAction):
         session.submit({"type": "borrow", "seat": (prompt.seat + 1) % 3, "amount": 0})
+
+
+def test_the_local_table_saves_a_move_itself_when_it_is_submitted(tmp_path: Path) -> None:
+    """Saving is the local table's business: the move is in the file when submit returns."""
+    session = Session.new("new-england", bot_players(3, "human"), seed=9,
+                          save_path=tmp_path / "game.json")
+    session.save()
+    assert session.can_save and session.shared and session.seat is None
+    prompt = session.prompt()
+    assert prompt is not None
+    session.submit({"type": "borrow", "seat": prompt.seat, "amount": 0})
+    assert session.played() == 1
+    assert load_record(tmp_path / "game.json").actions == session.game.record.actions
+
+
+def test_a_save_that_fails_leaves_the_move_made_and_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    session = Session.new("new-england", bot_players(3, "human"), seed=9, save_path=path)
+    session.save()
+    path.write_text(path.read_text(encoding="utf-8") + " ", encoding="utf-8")  # another window
+    prompt = session.prompt()
+    assert prompt is not None
+    with pytest.raises(OSError):
+        session.submit({"type": "borrow", "seat": prompt.seat, "amount": 0})
+    assert session.played() == 1 and load_record(path).actions == []
+
+
+def test_undo_and_why_not_agree_and_a_recording_never_allows_it() -> None:
+    session = Session.new("new-england", bot_players(3, "human"), seed=9, autosave=False)
+    prompt = session.prompt()
+    assert prompt is not None
+    first = prompt.seat
+    assert session.why_not_undo(first) is not None  # nothing of theirs yet
+    session.submit({"type": "borrow", "seat": first, "amount": 0})
+    assert session.why_not_undo(first) is None
+    history = session.history(None, reveal_all=True)
+    assert isinstance(history, Recording) and history.played() == 1 and history.at_end
+    session.undo(first)
+    assert session.played() == 0 and not session.is_over() and session.away() == []
+    assert history.why_not_undo(first) == "this is a recording: step back with \u2190 instead"
+    assert (history.read_only, history.shared, history.can_save) == (True, False, False)
+    assert not history.bot_to_move() and history.prepare_think() is None

@@ -6,12 +6,12 @@ import copy
 
 import pytest
 
-from railgames.app.session import Session
 from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction
 from railgames.core.record import PlayerSpec, load_record
 from railgames.core.simulate import bots_for, step_bot
 from railgames.games import load_ruleset
+from railgames.tables.local import Session
 
 HUMAN_AND_BOTS = [PlayerSpec(name="Ann"), PlayerSpec(name="Bob", kind="greedy"),
                   PlayerSpec(name="Cat", kind="greedy")]

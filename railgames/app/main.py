@@ -20,8 +20,9 @@ from railgames.core.errors import RailgamesError
 if TYPE_CHECKING:
     # The rules engine, records and saves (pydantic) load with the first game, not
     # before the launcher is on the screen.
-    from railgames.app.session import Session
     from railgames.core.record import GameRecord, PlayerSpec
+    from railgames.tables.local import Session
+    from railgames.tables.table import Table
 
 BOT_DELAY_ENV = "RAILGAMES_BOT_DELAY"
 DEFAULT_BOT_DELAY = 0.7  # seconds a bot "thinks", so people can follow its moves
@@ -126,7 +127,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
                   handoff: bool | None = None, map_id: str | None = None,
                   options: dict[str, Any] | None = None) -> None:
         """Raises IllegalAction (wrong player count, same names) before anything changes."""
-        from railgames.app.session import Session
+        from railgames.tables.local import Session
 
         session = Session.new(game_id, players, seed, map_id=map_id, options=options)
         if handoff is not None:
@@ -137,7 +138,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
     def resume(self, record: GameRecord, path: Path | None = None) -> None:
         """Open a game: a save in the saves folder is opened for play (locked, as on disk now)."""
         from railgames.app.saves import saves_dir
-        from railgames.app.session import Session
+        from railgames.tables.local import Session
 
         if path is not None and path.exists() and path.resolve().parent == saves_dir().resolve():
             self.open_save(path)
@@ -152,7 +153,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
     def open_save(self, path: Path, read_only: bool = False) -> None:
         """Open a save; if another window has it, say so and offer it read-only."""
         from railgames.app.saves import SaveInUse
-        from railgames.app.session import Session
+        from railgames.tables.local import Session
 
         try:
             session = Session.open(path, read_only=read_only)
@@ -178,8 +179,8 @@ class RailgamesApp(compat.FrameFilter, App[int]):
 
     def load_file(self, path: str | Path) -> None:
         from railgames.app.saves import saves_dir
-        from railgames.app.session import Session
         from railgames.core.record import load_record
+        from railgames.tables.local import Session
 
         path = Path(path)
         if path.exists() and path.resolve().parent == saves_dir().resolve():
@@ -240,8 +241,8 @@ class RailgamesApp(compat.FrameFilter, App[int]):
                     playing: bool = True) -> None:
         """Play back a record: a demo, or a saved game (hidden holdings shown only once it is over)."""
         from railgames.app.screens.viewer import ViewerScreen
-        from railgames.core.table import Recording
         from railgames.games import ruleset_for_record
+        from railgames.tables.recording import Recording
 
         try:
             ruleset = ruleset_for_record(record, "the record")  # on the map version it names
@@ -276,13 +277,13 @@ class RailgamesApp(compat.FrameFilter, App[int]):
 
         self.push_screen(GameOverScreen(viewer.recording, viewer=viewer))
 
-    def show_final_board(self, session: Session) -> None:
+    def show_final_board(self, session: Table) -> None:
         """The finished game's board, over the game-over screen (Esc goes back to it)."""
         from railgames.app.screens.game import GameScreen
 
         self.push_screen(GameScreen(session, handoff=False, review=True))
 
-    def show_game_over(self, session: Session) -> None:
+    def show_game_over(self, session: Table) -> None:
         from railgames.app.screens.game_over import GameOverScreen
 
         def switch() -> None:

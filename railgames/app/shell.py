@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from railgames.app.session import Session
     from railgames.core.record import GameRecord, PlayerSpec
+    from railgames.tables.table import Table
 
 
 @runtime_checkable
@@ -29,7 +29,7 @@ class GameShell(Protocol):
 
     def to_launcher(self) -> None: ...
 
-    def show_game_over(self, session: Session) -> None: ...
+    def show_game_over(self, session: Table) -> None: ...
 
     def show_final_board(self, session: Session) -> None: ...
 

@@ -3,7 +3,8 @@
 * ``tables``   the tables: records, seats, bots; the rules layer judges every action here.
 * ``protocol`` small JSON messages, one per line, over a local socket.
 * ``tableserver`` the local socket the per-connection app processes talk to.
-* ``remote``   a seat at a table, seen from an app process (the game screen's table).
+* ``remote``   an app process's link to the host's tables (the seat itself, the game
+               screen's table, is ``railgames.tables.remote.RemoteSeat``).
 * ``sshhost``  the SSH server: one app process per connection, on a PTY.
 * ``players``  who owns which name (key or passphrase), and the failed-login limit.
 * ``admin``    ``railgames host admin``: the operator's commands on names and keys.

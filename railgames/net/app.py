@@ -22,7 +22,8 @@ from railgames import compat
 from railgames.app.main import RailgamesApp
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.core.errors import RailgamesError
-from railgames.net.remote import PEER_ENV, Ended, RemoteLink, RemoteSeat
+from railgames.net.remote import PEER_ENV, Ended, RemoteLink
+from railgames.tables.remote import RemoteSeat
 
 
 class NetLauncherScreen(LauncherScreen):
@@ -592,7 +593,7 @@ class NetApp(RailgamesApp):
         self.remote_seat = seat
         self.session = seat  # type: ignore[assignment]
         self._pop_to_launcher()
-        self.push_screen(GameScreen(seat, handoff=False))  # type: ignore[arg-type]
+        self.push_screen(GameScreen(seat, handoff=False))
         if seat.seat is None:
             self.notify("You are watching: you see what every player may see.", title="Watching")
 

@@ -22,11 +22,11 @@ from typing import Any
 from railgames.core.bots import Bot, think, worker_setup
 from railgames.core.engine import Prompt
 from railgames.core.errors import IllegalAction, MalformedAction
-from railgames.net.tables import Table, event
+from railgames.net.tables import HostTable, event
 
 
 class BotRunner:
-    def __init__(self, commit: Callable[[Table, dict[str, Any]], Awaitable[None]], *,
+    def __init__(self, commit: Callable[[HostTable, dict[str, Any]], Awaitable[None]], *,
                  delay: float = 0.7, takeover: float | None = None, unattended: bool = False,
                  workers: int = 1) -> None:
         # ``commit(table, entry)``: keep the entry and show the table (the service's).
@@ -42,7 +42,7 @@ class BotRunner:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    def attended(self, table: Table) -> bool:
+    def attended(self, table: HostTable) -> bool:
         """Whether the bots at ``table`` may move now."""
         return self.unattended or table.people_here() > 0
 
@@ -60,7 +60,7 @@ class BotRunner:
             self._pool = None  # a worker died: the next move gets a fresh one
             raise
 
-    def to_move(self, table: Table) -> int | None:
+    def to_move(self, table: HostTable) -> int | None:
         """The seat of the bot to move now, or None (a person's turn, over, or nobody here)."""
         if table.game is None or not self.attended(table):
             return None
@@ -69,7 +69,7 @@ class BotRunner:
             return None
         return int(seat)
 
-    def schedule(self, table: Table) -> None:
+    def schedule(self, table: HostTable) -> None:
         if self.to_move(table) is None or (table.bot_task and not table.bot_task.done()):
             return
         try:
@@ -78,7 +78,7 @@ class BotRunner:
             return  # no loop (a plain test): run is called by hand
         table.bot_task = loop.create_task(self.run(table))
 
-    async def run(self, table: Table) -> None:
+    async def run(self, table: HostTable) -> None:
         """Bots move one after another; each move is kept and shown before the next."""
         while (seat := self.to_move(table)) is not None:
             game = table.game
@@ -111,7 +111,7 @@ class BotRunner:
                   index=len(game.record.actions) - 1, bot=True)
             await self.commit(table, {"act": game.record.actions[-1]})
 
-    def due(self, table: Table, now: float) -> list[int]:
+    def due(self, table: HostTable, now: float) -> list[int]:
         """The empty seats of ``table`` a bot takes over now."""
         if not self.takeover or table.status != "playing" or not self.attended(table):
             return []

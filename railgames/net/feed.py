@@ -41,7 +41,7 @@ from railgames.core.engine import Prompt
 from railgames.core.rng import Chance
 from railgames.net.lobby import seat_info
 from railgames.net.protocol import PROMPT_HERE
-from railgames.net.tables import Member, Table
+from railgames.net.tables import HostTable, Member
 from railgames.net.wire import class_name, encode
 
 _dumps = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
@@ -156,7 +156,7 @@ class Moment:
     """What every member's message about one table is made from, worked out once per
     sending: the prompt, the result, the players, the seats, and each view's parts."""
 
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: HostTable) -> None:
         self.table = table
         game = table.game
         self.prompt = game.prompt() if game is not None else None

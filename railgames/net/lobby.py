@@ -21,17 +21,17 @@ from railgames.net.tables import (
     BOT_NAMES,
     CODE_LETTERS,
     TABLE_BOTS,
+    HostTable,
     Login,
     Member,
     Seat,
-    Table,
     event,
 )
 
 
 class Lobby:
     def __init__(self, taken: Any = None) -> None:
-        self.tables: dict[str, Table] = {}
+        self.tables: dict[str, HostTable] = {}
         # Whether a code is in use beyond the tables here (a table the store keeps that
         # could not be brought back still owns its code).
         self._taken = taken or (lambda code: False)
@@ -72,7 +72,7 @@ class Lobby:
 
     def create(self, member: Member, game_id: str, seats: int, humans: int,
                bot_kind: str = "greedy", options: dict[str, Any] | None = None,
-               map_id: str | None = None, seed: int | None = None) -> Table:
+               map_id: str | None = None, seed: int | None = None) -> HostTable:
         """A new table (its creator is not seated yet: the service has them join); its game
         is dealt from ``seed``, a new one unless given."""
         cls = ruleset_class(game_id)
@@ -88,7 +88,7 @@ class Lobby:
             raise IllegalAction(f"a table of {seats} seats has 1 to {seats} players at keyboards, not {humans}")
         if bot_kind not in TABLE_BOTS:
             raise MalformedAction(f"no bot called '{bot_kind}' ({', '.join(TABLE_BOTS)})")
-        table = Table(code=self._new_code(), game_id=game_id, humans=humans, bot_kind=bot_kind,
+        table = HostTable(code=self._new_code(), game_id=game_id, humans=humans, bot_kind=bot_kind,
                       options=dict(options or {}),
                       seed=random.randrange(1, 1_000_000) if seed is None else seed,
                       map_id=map_id,
@@ -101,13 +101,13 @@ class Lobby:
               by=member.login.name)
         return table
 
-    def find(self, code: str) -> Table:
+    def find(self, code: str) -> HostTable:
         table = self.tables.get(code.strip().upper())
         if table is None:
             raise IllegalAction(f"there is no table '{code.strip().upper()}' on this host")
         return table
 
-    def join(self, member: Member, table: Table, watch: bool = False) -> bool:
+    def join(self, member: Member, table: HostTable, watch: bool = False) -> bool:
         """Seat ``member`` at ``table`` (or let them watch); True when the game starts now."""
         login = member.login
         seat: int | None = None
@@ -131,7 +131,7 @@ class Lobby:
             return True
         return False
 
-    def _seat_for(self, table: Table, login: Login) -> int | None:
+    def _seat_for(self, table: HostTable, login: Login) -> int | None:
         """The seat this login takes: its own again, else a free one, else it watches.
 
         A name belongs to one player (see players.py), so the seat taken under it is theirs.
@@ -159,7 +159,7 @@ class Lobby:
                 return i
         return None  # the table is full: watch
 
-    def _start(self, table: Table) -> None:
+    def _start(self, table: HostTable) -> None:
         ruleset = load_ruleset(table.game_id, table.map_id)
         players = [PlayerSpec(name=s.name, kind=s.kind) for s in table.seats]  # type: ignore[arg-type]
         table.game = Game.new(ruleset, players, table.seed, table.options)
@@ -167,7 +167,7 @@ class Lobby:
         event("table_started", code=table.code, game=table.game_id,
               players=[s.name for s in table.seats])
 
-    def leave(self, member: Member) -> Table | None:
+    def leave(self, member: Member) -> HostTable | None:
         """Take ``member`` from its table; the table they left, if any."""
         table = member.table
         if table is None:
@@ -181,10 +181,10 @@ class Lobby:
         return table
 
     # ------------------------------------------------------------ brought back
-    def restore(self, settings: TableFile, record: GameRecord | None, source: str) -> Table:
+    def restore(self, settings: TableFile, record: GameRecord | None, source: str) -> HostTable:
         """A table as its store kept it: the game replayed, nobody connected yet."""
         cls = ruleset_class(settings.game)  # an unknown game is refused here, by name
-        table = Table(
+        table = HostTable(
             code=settings.code, game_id=settings.game, humans=settings.humans,
             bot_kind=settings.bot_kind, options=dict(settings.options), seed=settings.seed,
             map_id=settings.map,
@@ -207,7 +207,7 @@ class Lobby:
         return table
 
 
-def bots_for(table: Table) -> list[Bot]:
+def bots_for(table: HostTable) -> list[Bot]:
     """A bot for every seat (a person's seat gets the table's kind, for when it is away)."""
     assert table.game is not None
     ruleset = table.game.ruleset
@@ -215,7 +215,7 @@ def bots_for(table: Table) -> list[Bot]:
                      table.seed * 7919 + i) for i, s in enumerate(table.seats)]
 
 
-def seat_info(table: Table, i: int) -> dict[str, Any]:
+def seat_info(table: HostTable, i: int) -> dict[str, Any]:
     s = table.seats[i]
     return {"name": s.name, "kind": s.kind, "bot_taken": s.bot_taken,
             "connected": table.member_at(i) is not None}

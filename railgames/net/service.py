@@ -24,7 +24,7 @@ from railgames.net.botrunner import BotRunner
 from railgames.net.feed import Feed, Moment
 from railgames.net.lobby import Lobby
 from railgames.net.store import FileTableStore, TableStore
-from railgames.net.tables import Member, Table, event
+from railgames.net.tables import HostTable, Member, event
 from railgames.net.wire import encode
 
 Entry = dict[str, Any]
@@ -44,7 +44,7 @@ class TableService:
         self._broken: set[str] = set()  # tables whose last write failed: written whole next
 
     @property
-    def tables(self) -> dict[str, Table]:
+    def tables(self) -> dict[str, HostTable]:
         return self.lobby.tables
 
     def close(self) -> None:
@@ -55,12 +55,12 @@ class TableService:
         exists = getattr(self.store, "exists", None)
         return bool(exists(code)) if exists is not None else code in self.store.list()
 
-    def path_of(self, table: Table) -> Path:
+    def path_of(self, table: HostTable) -> Path:
         """Where the file store keeps ``table`` (for tools and tests; never sent to players)."""
         return self.store.path(table.code)  # type: ignore[attr-defined,no-any-return]
 
     # ------------------------------------------------------------ keeping, then showing
-    def _keep(self, table: Table, *entries: Entry, created: bool = False) -> None:
+    def _keep(self, table: HostTable, *entries: Entry, created: bool = False) -> None:
         """Keep ``entries`` (and the seats, if they changed) in the store, then show the
         table to its members and let its bots go on."""
         todo: list[Entry] = []
@@ -114,22 +114,22 @@ class TableService:
         else:
             self._broken.discard(code)
 
-    def _written(self, table: Table, pending: asyncio.Future[None], done: Future[None]) -> None:
+    def _written(self, table: HostTable, pending: asyncio.Future[None], done: Future[None]) -> None:
         if table.pending is pending:
             table.pending = None
         if not pending.done():
             pending.set_result(None)
         self._show(table)
 
-    def _show(self, table: Table) -> None:
+    def _show(self, table: HostTable) -> None:
         self.broadcast(table)
         self.bots.schedule(table)
 
-    async def _commit_async(self, table: Table, entry: Entry) -> None:
+    async def _commit_async(self, table: HostTable, entry: Entry) -> None:
         self._keep(table, entry)
         await self.settled(table)
 
-    async def settled(self, table: Table | None) -> None:
+    async def settled(self, table: HostTable | None) -> None:
         """Once every change of ``table`` made so far is kept and shown."""
         while table is not None and table.pending is not None:
             await asyncio.shield(table.pending)
@@ -187,14 +187,14 @@ class TableService:
 
     def create(self, member: Member, game_id: str, seats: int, humans: int,
                bot_kind: str = "greedy", options: dict[str, Any] | None = None,
-               map_id: str | None = None, seed: int | None = None) -> Table:
+               map_id: str | None = None, seed: int | None = None) -> HostTable:
         table = self.lobby.create(member, game_id, seats, humans, bot_kind, options, map_id,
                                   seed)
         self._keep(table, created=True)
         self.join(member, table.code)
         return table
 
-    def join(self, member: Member, code: str, watch: bool = False) -> Table:
+    def join(self, member: Member, code: str, watch: bool = False) -> HostTable:
         table = self.lobby.find(code)
         self.leave(member)
         started = self.lobby.join(member, table, watch)
@@ -238,7 +238,7 @@ class TableService:
         event("undo", code=table.code, player=member.login.name)
         self._keep(table, {"undo": len(game.record.actions)})
 
-    def _playing(self, member: Member) -> tuple[Table, Game]:
+    def _playing(self, member: Member) -> tuple[HostTable, Game]:
         table = member.table
         if table is None:
             raise IllegalAction("you are not at a table")
@@ -250,13 +250,13 @@ class TableService:
         return table, table.game
 
     # ------------------------------------------------------------ bots
-    def bot_to_move(self, table: Table) -> int | None:
+    def bot_to_move(self, table: HostTable) -> int | None:
         return self.bots.to_move(table)
 
-    def schedule_bots(self, table: Table) -> None:
+    def schedule_bots(self, table: HostTable) -> None:
         self.bots.schedule(table)
 
-    async def run_bots(self, table: Table) -> None:
+    async def run_bots(self, table: HostTable) -> None:
         await self.bots.run(table)
 
     def tick(self, now: float | None = None) -> None:
@@ -273,7 +273,7 @@ class TableService:
                 self._keep(table)
 
     # ------------------------------------------------------------ history
-    def history_record(self, member: Member) -> tuple[Table, Any, GameRecord]:
+    def history_record(self, member: Member) -> tuple[HostTable, Any, GameRecord]:
         """The table's rules and its record so far, copied: the Recording is built from
         them off the loop."""
         table = member.table
@@ -283,7 +283,7 @@ class TableService:
             raise IllegalAction("the game has not started yet: there is no history")
         return table, table.game.ruleset, table.game.record.model_copy(deep=True)
 
-    def history_opened(self, member: Member, table: Table, recording: Any) -> dict[str, Any]:
+    def history_opened(self, member: Member, table: HostTable, recording: Any) -> dict[str, Any]:
         """Keep ``recording`` for the member and say what it holds, as its seat may see it.
 
         The record itself (its seed decides every draw to come, and the actions may
@@ -313,7 +313,7 @@ class TableService:
         member.history = None
 
     # ------------------------------------------------------------ what each member sees
-    def broadcast(self, table: Table) -> None:
+    def broadcast(self, table: HostTable) -> None:
         moment = Moment(table)
         for member in list(table.members):
             try:

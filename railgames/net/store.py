@@ -76,7 +76,7 @@ class TableStore(Protocol):
     """What the host asks of the place its tables live."""
 
     def create(self, code: str, header: Entry) -> None:
-        """Keep a new table: ``header`` is its settings and seats (``Table.header()``)."""
+        """Keep a new table: ``header`` is its settings and seats (``HostTable.header()``)."""
 
     def append(self, code: str, entry: Entry) -> None:
         """Add one change to table ``code``'s log; kept when this returns."""

@@ -60,7 +60,7 @@ class Login:
 class Member:
     login: Login
     send: Callable[[dict[str, Any]], None]
-    table: Table | None = None
+    table: HostTable | None = None
     seat: int | None = None  # None: watching
     history: Any = None  # the Recording this member is stepping through, if any
     # What this member has been sent of its table, so that only what changed is sent next.
@@ -90,7 +90,13 @@ class Seat:
 
 
 @dataclass(eq=False)
-class Table:
+class HostTable:
+    """A table the host keeps: its seats, who sits and watches, its game and its bots.
+
+    (What a game screen plays against is a ``railgames.tables.table.Table``: one
+    terminal's side of a table like this, reached through ``RemoteSeat``.)
+    """
+
     code: str
     game_id: str
     seats: list[Seat]  # humans first join in order; the named ones are taken

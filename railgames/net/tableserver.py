@@ -357,7 +357,7 @@ class TableServer:
         A long game takes a moment to replay; the loop carries every player's keys
         and screens meanwhile.
         """
-        from railgames.core.table import Recording
+        from railgames.tables.recording import Recording
 
         try:
             table, ruleset, record = self.service.history_record(member)

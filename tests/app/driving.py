@@ -81,7 +81,7 @@ async def play_to_the_end(pilot: Any, app: Any, max_presses: int = 4000) -> int:
         if prompt is None or screen.session.is_bot(prompt.seat):
             await pilot.pause()
             continue
-        before = len(screen.session.game.record.actions)
+        before = screen.session.played()
         step = screen.session.state.step
         if step == "auction":
             # Bid the least now and then (a link of one's own), otherwise pass.
@@ -96,7 +96,7 @@ async def play_to_the_end(pilot: Any, app: Any, max_presses: int = 4000) -> int:
         for key in keys:
             await pilot.press(key)
             presses += 1
-            if len(screen.session.game.record.actions) != before or app.screen is not screen:
+            if screen.session.played() != before or app.screen is not screen:
                 break
         else:
             raise AssertionError(f"keys {keys} did nothing at {prompt.step}: {prompt.text}")

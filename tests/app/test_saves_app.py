@@ -11,8 +11,8 @@ from railgames.app.screens.confirm import ConfirmScreen
 from railgames.app.screens.continue_ import ContinueScreen, RenameScreen
 from railgames.app.screens.game import GameScreen
 from railgames.app.screens.game_over import GameOverScreen
-from railgames.app.session import Session
 from railgames.core.record import PlayerSpec, load_record, save_record
+from railgames.tables.local import Session
 from tests.app.driving import bot_record, run_async, screen_text, truncated
 
 SIZE = (120, 40)

@@ -27,12 +27,13 @@ from railgames.app.screens.guard import SizeGuard
 from railgames.app.screens.handoff import QUIT_BUTTONS, QUIT_QUESTION, HandoffScreen
 from railgames.app.screens.help import HelpScreen
 from railgames.app.screens.log import event_line
-from railgames.app.session import BotThink, Session
 from railgames.app.widgets.action_panel import ActionPanel
 from railgames.app.widgets.footer import KeyFooter
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.app.widgets.render_once import RenderOnce
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
+from railgames.tables.local import BotThink
+from railgames.tables.table import Table
 
 if TYPE_CHECKING:
     from railgames.app.bot_worker import BotWorker
@@ -126,7 +127,9 @@ class GameScreen(SizeGuard, Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, session: Session, handoff: bool = True, review: bool = False) -> None:
+    def __init__(self, session: Table, handoff: bool = True, review: bool = False) -> None:
+        """``session``: the table played at; the screen reads nothing of it but the
+        ``Table`` protocol (railgames/tables/table.py)."""
         super().__init__()
         self.session = session
         # A finished game looked at again from the game-over screen: nothing to play.
@@ -137,11 +140,10 @@ class GameScreen(SizeGuard, Screen[None]):
         # A game with secrets shows only what the seat at the keyboard may see, and its
         # hand-off screen between two human seats cannot be turned off.
         self.hidden = bool(getattr(session.ruleset, "hidden_information", False))
-        # A seat at a table on a host (``remote``) has a terminal of its own: it sees its
-        # own view only, the host moves the bots, and no hand-off is ever needed.
-        self.remote = bool(getattr(session, "remote", False))
-        self.handoff = (handoff or self.hidden) and not self.remote
-        self.names = [p.name for p in session.game.players]
+        # A table not ``shared`` (a seat at a host's table) has a terminal of its own: it
+        # sees its own seat's view only, and no hand-off is ever needed.
+        self.handoff = (handoff or self.hidden) and session.shared
+        self.names = [p.name for p in session.players]
         self.letters = player_letters(self.names)
         self.extras = self.ui.board_extras()
         self.side_extras = self.ui.side_extras()
@@ -156,14 +158,14 @@ class GameScreen(SizeGuard, Screen[None]):
         self._at_keyboard: int | None = prompt.seat if prompt and not session.is_bot(prompt.seat) else None
         if self.hidden and len(session.humans()) > 1:
             self._at_keyboard = None  # no one's secrets show until that player says they are here
-        if self.remote:
-            self._at_keyboard = session.seat  # type: ignore[attr-defined]
+        if not session.shared:
+            self._at_keyboard = session.seat
         self._log_viewer: int | None = None
         self._choice_level: tuple[Any, tuple[str, ...]] | None = None  # prompt, keys so far
         self._players_shown: RenderOnce | None = None
         self._hotkeys_for: tuple[Any, Any, dict[str, Any]] | None = None
         # A game opened after it ended shows its final board and log (scores on `g`).
-        self.finished_on_open = session.game.is_over()
+        self.finished_on_open = session.is_over()
 
     @property
     def rapp(self) -> GameShell:
@@ -238,8 +240,8 @@ class GameScreen(SizeGuard, Screen[None]):
         move once its player has taken the keyboard, and nobody while a bot moves or
         a hand-off is due.
         """
-        if self.remote:
-            return self.session.seat  # type: ignore[attr-defined,no-any-return]
+        if not self.session.shared:
+            return self.session.seat
         if not self.hidden:
             return None
         humans = self.session.humans()
@@ -252,9 +254,9 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def shown_state(self) -> Any:
         """The state the screen shows: all of it, or in a game with secrets the viewer's view."""
-        if not self.hidden or self.remote:
+        if not self.hidden or not self.session.shared:
             return self.session.state
-        return self.session.game.view(self.viewer)
+        return self.session.view(self.viewer)
 
     def refresh_all(self) -> None:
         # The new state and the new decision's highlights make one new board scene.
@@ -266,8 +268,7 @@ class GameScreen(SizeGuard, Screen[None]):
             self._bot_timer.stop()
             self._bot_timer = None
         session = self.session
-        if self._think is not None and self._think.mark != (id(session.game.state),
-                                                            len(session.game.record.actions)):
+        if self._think is not None and self._think.moved_on():
             self.stop_thinking()  # the game moved on (a move taken back): that think is moot
         state = self.shown_state()
         prompt = session.prompt()
@@ -275,10 +276,9 @@ class GameScreen(SizeGuard, Screen[None]):
         for extra in (*self.extras, *self.side_extras):
             if hasattr(extra, "update_state"):
                 extra.update_state(state)
-        kinds = [p.kind for p in session.game.players]
-        if self.remote:  # a person who is not at the host's table now: "(away)" by the name
-            for seat in session.away():  # type: ignore[attr-defined]
-                kinds[seat] = AWAY
+        kinds: list[str] = [p.kind for p in session.players]
+        for seat in session.away():  # a person not at the host's table now: "(away)" by the name
+            kinds[seat] = AWAY
         self._update_players(
             self.ui.players_table(state, self.names, kinds, prompt.seat if prompt else None))
         self._update_banner()
@@ -299,15 +299,15 @@ class GameScreen(SizeGuard, Screen[None]):
             self.panel.add_class("waiting")
             self.board.set_highlight()
             self._nothing_to_choose()
-            if self.remote:
-                return  # the host moves its bots and sends the result
+            if not session.bot_to_move():
+                return  # a host moves its bots and sends the result
             delay = self.rapp.bot_delay
             if delay > 0:
                 self._bot_timer = self.set_timer(delay, self._bot_move)
             else:
                 self.call_after_refresh(self._bot_move)
             return
-        if self.remote and prompt.seat != self._at_keyboard:
+        if not session.shared and prompt.seat != self._at_keyboard:
             self.panel.show_prompt(prompt, state, self.ui, self.names, waiting_for=self.names[prompt.seat])
             self.board.set_highlight()
             self._board_choosing(False)  # another's turn (or watching): Enter chooses nothing
@@ -343,7 +343,7 @@ class GameScreen(SizeGuard, Screen[None]):
             if result != "undo" or previous is None:
                 then()
                 return
-            reason = self.session.game.undo_refusal(previous)
+            reason = self.session.why_not_undo(previous)
             if reason is None:
                 self._undo_for(previous)
                 return
@@ -352,7 +352,7 @@ class GameScreen(SizeGuard, Screen[None]):
             self._hand_off(seat, f"Cannot undo: {reason}.", then)
 
         # "Press u to take back your move" is offered only when undo would be allowed.
-        can_undo = previous is not None and self.session.game.undo_refusal(previous) is None
+        can_undo = previous is not None and self.session.why_not_undo(previous) is None
         self.app.push_screen(
             HandoffScreen(self.names[seat], seat, self.letters[seat], note=note,
                           previous=self.names[previous] if can_undo and previous is not None else None,
@@ -389,7 +389,7 @@ class GameScreen(SizeGuard, Screen[None]):
         prompt = self.session.prompt()
         if prompt is None or self.review or self.session.is_bot(prompt.seat):
             return False
-        if self.remote and prompt.seat != self._at_keyboard:
+        if not self.session.shared and prompt.seat != self._at_keyboard:
             return False  # at a host's table, only the seat to move has choices
         return not (self.hidden and len(self.session.humans()) > 1 and self._at_keyboard != prompt.seat)
 
@@ -415,7 +415,7 @@ class GameScreen(SizeGuard, Screen[None]):
             text.append(" read-only: played in another window ", style="bold")
         text.append(" ")
         if prompt is None:
-            result = self.session.game.result()
+            result = self.session.result()
             text.append("Game over" + (f": {' and '.join(result.winners)} wins" if result else ""))
         else:
             seat = prompt.seat
@@ -429,7 +429,7 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def log_events(self) -> list[Any]:
         """Every event of the game so far that the seat at the keyboard may see."""
-        return self.session.game.events_for(self.viewer)
+        return self.session.events_for(self.viewer)
 
     def _update_log(self) -> None:
         log = self.log_widget
@@ -459,20 +459,15 @@ class GameScreen(SizeGuard, Screen[None]):
         if prompt is None or self.session.is_bot(prompt.seat):
             return False
         try:
-            self.session.apply(action, save=False)
+            # A table that saves itself has the move on disk before it is on the screen.
+            self.session.submit(action)
         except (IllegalAction, MalformedAction) as exc:
             self.refuse(exc.reason)
             return False
-        # On disk before it is on the screen: a move the player has seen is never lost.
-        self._autosave(self.session)
+        except OSError as exc:  # the move stands; only its save failed
+            self.app.notify(f"The game could not be saved: {exc}", severity="error")
         self.refresh_all()
         return True
-
-    def _autosave(self, session: Session) -> None:
-        try:
-            session.save_if_auto()
-        except OSError as exc:
-            self.app.notify(f"The game could not be saved: {exc}", severity="error")
 
     def refuse(self, reason: str) -> None:
         text = reason[:1].upper() + reason[1:]
@@ -620,23 +615,20 @@ class GameScreen(SizeGuard, Screen[None]):
     # ------------------------------------------------------------ keys
     def _hotkeys(self) -> dict[str, Any]:
         # Asked for by every binding each time the footer's keys are checked: kept
-        # until the game changes (a table on a host has no version: worked out each time).
-        version = getattr(self.session, "version", None)
-        if version is None:
-            return self._work_out_hotkeys()
-        (state, actions), kept = version(), self._hotkeys_for
-        key = (actions, self._at_keyboard, self.session.read_only)
-        if kept is not None and kept[0] is state and kept[1] == key:
+        # until the table changes (its mark moves on, or its prompt is a new one).
+        prompt, kept = self.session.prompt(), self._hotkeys_for
+        key = (self.session.mark(), self._at_keyboard, self.session.read_only)
+        if kept is not None and kept[0] is prompt and kept[1] == key:
             return kept[2]
         hot = self._work_out_hotkeys()
-        self._hotkeys_for = (state, key, hot)
+        self._hotkeys_for = (prompt, key, hot)
         return hot
 
     def _work_out_hotkeys(self) -> dict[str, Any]:
         prompt = self.session.prompt()
         if prompt is None or self.session.is_bot(prompt.seat) or self.session.read_only:
             return {}
-        if self.remote and prompt.seat != self._at_keyboard:
+        if not self.session.shared and prompt.seat != self._at_keyboard:
             return {}
         return {h.key: h for h in self.ui.hotkeys(self.shown_state(), prompt, self.names)}
 
@@ -657,18 +649,18 @@ class GameScreen(SizeGuard, Screen[None]):
                 return False
             return self._choosing_now() and bool(panel.prefix)
         if action == "final_scores":
-            return self.session.game.is_over()
+            return self.session.is_over()
         if action == "undo":  # nothing to take back in a finished game, or in another window's;
             # otherwise u stays on offer, and says why when the rules refuse
-            if self.remote and self._at_keyboard is None:
+            if not self.session.shared and self._at_keyboard is None:
                 return False  # watching: nothing of theirs to take back
-            return not (self.review or self.session.game.is_over() or self.session.read_only)
+            return not (self.review or self.session.is_over() or self.session.read_only)
         if action == "save":  # a host's table is kept on the host after every move
-            return not (self.review or self.session.read_only or self.remote)
+            return not (self.review or self.session.read_only or not self.session.can_save)
         return True
 
     def action_final_scores(self) -> None:
-        if self.session.game.is_over():
+        if self.session.is_over():
             from railgames.app.screens.game_over import GameOverScreen
 
             self.app.push_screen(GameOverScreen(self.session))
@@ -714,7 +706,7 @@ class GameScreen(SizeGuard, Screen[None]):
     def action_undo(self) -> None:
         """Take back the last action of the player at the keyboard, never anyone else's."""
         seat = self._undo_seat()
-        if self.remote and seat is None:
+        if not self.session.shared and seat is None:
             self.refuse("you are watching this table; only its players take moves back")
             return
         if seat is None:
@@ -726,19 +718,12 @@ class GameScreen(SizeGuard, Screen[None]):
         """Whose moves ``u`` takes back: the player at the keyboard (or the only person)."""
         seat = self._at_keyboard
         humans = self.session.humans()
-        if seat is None and len(humans) == 1 and not self.remote:
+        if seat is None and len(humans) == 1 and self.session.shared:
             seat = humans[0]
         return seat
 
-    def _played(self) -> int:
-        """How many actions the game has (a host's table keeps its record, and says how many)."""
-        record = self.session.game.record
-        if record is None:
-            return int(getattr(self.session, "table", {}).get("version", 0))
-        return len(record.actions)
-
     def _undo_for(self, seat: int) -> None:
-        count = self._played()
+        count = self.session.played()
         try:
             self.session.undo(seat)
         except RailgamesError as exc:  # refused, or the host is gone
@@ -747,7 +732,7 @@ class GameScreen(SizeGuard, Screen[None]):
         except OSError as exc:
             self.notify(f"Taken back, but could not save: {exc}", severity="error")
         else:
-            answers = count - self._played() - 1
+            answers = count - self.session.played() - 1
             moves = "the bot move" if answers == 1 else f"the {answers} bot moves"
             also = f", and {moves} after it" if answers else ""
             self.notify(f"Your last move was taken back{also}.", title="Undo")
@@ -758,36 +743,26 @@ class GameScreen(SizeGuard, Screen[None]):
     def action_history(self) -> None:
         """The game so far in the viewer, showing only what the seat at the keyboard may see."""
         from railgames.app.screens.viewer import ViewerScreen
-        from railgames.core.table import Recording
 
-        if self.remote:
-            # The host replays the game for this seat and keeps the record (its seed
-            # decides every draw to come); this terminal gets what the seat may see.
-            from railgames.net.remote import RemoteHistory
-
-            try:
-                recording: Any = RemoteHistory.open(self.session)  # type: ignore[arg-type]
-            except RailgamesError as exc:
-                self.refuse(exc.reason)
-                return
-        else:
-            if self._bot_timer is not None:  # the bots wait while the history is open
-                self._bot_timer.stop()
-                self._bot_timer = None
-            self.stop_thinking()  # a bot thinking starts again when the history closes
-            recording = Recording.of_game(self.session.game, seat=self.viewer,
-                                          reveal_all=not self.hidden)
+        try:
+            recording = self.session.history(self.viewer, reveal_all=not self.hidden)
+        except RailgamesError as exc:  # a host that could not say
+            self.refuse(exc.reason)
+            return
+        if self._bot_timer is not None:  # the bots wait while the history is open
+            self._bot_timer.stop()
+            self._bot_timer = None
+        self.stop_thinking()  # a bot thinking starts again when the history closes
 
         def back() -> None:
-            if self.remote:
-                recording.close()
+            recording.close()
             self.app.pop_screen()
             self.refresh_all()
 
         self.app.push_screen(ViewerScreen(recording, kind="history", playing=False, on_leave=back))
 
     def action_save(self) -> None:
-        if self.remote:
+        if not self.session.can_save:
             self.notify("The host keeps this table after every move.", title="Saved")
             return
         try:
@@ -812,7 +787,7 @@ class GameScreen(SizeGuard, Screen[None]):
                 self.rapp.to_launcher()
 
         question = QUIT_QUESTION
-        if self.remote:
+        if not self.session.can_save:  # a host keeps the table, and the seat
             question = ("Leave the table? It is kept on the host; join it again with its code "
                         "to take your seat back.")
         self.app.push_screen(ConfirmScreen(question, QUIT_BUTTONS), chosen)

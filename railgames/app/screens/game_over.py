@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
+from rich.table import Table as RichTable
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -14,10 +14,10 @@ from textual.widgets import Footer, Static
 from railgames.app.boards import game_ui
 from railgames.app.palette import player_style
 from railgames.app.screens.guard import SizeGuard
-from railgames.app.session import Session
 from railgames.app.widgets.chart import history_chart
 from railgames.core.record import PlayerSpec
-from railgames.core.table import Recording
+from railgames.tables.recording import Recording
+from railgames.tables.table import Table
 
 if TYPE_CHECKING:
     from railgames.app.shell import GameShell
@@ -51,8 +51,9 @@ class GameOverScreen(SizeGuard, Screen[None]):
         Binding("q", "app.quit", "Quit"),
     ]
 
-    def __init__(self, session: Session | Recording, viewer: Any = None) -> None:
-        """``session`` is the game played, or the recording a viewer (``viewer``) played back."""
+    def __init__(self, session: Table, viewer: Any = None) -> None:
+        """``session`` is the game played, or the recording a viewer (``viewer``) played back;
+        nothing of it is read but the ``Table`` protocol."""
         super().__init__()
         self.session = session
         self.viewer = viewer
@@ -62,9 +63,8 @@ class GameOverScreen(SizeGuard, Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
-        game = self.session.game
-        result = game.result()
-        names = [p.name for p in game.players]
+        result = self.session.result()
+        names = [p.name for p in self.session.players]
         with VerticalScroll(id="game-over"):
             title = Text("Game over", style="bold")
             if result:
@@ -81,9 +81,9 @@ class GameOverScreen(SizeGuard, Screen[None]):
                 yield Static(history_chart(names, history), id="go-chart")
         yield Footer()
 
-    def _scores(self, names: list[str]) -> Table:
-        result = self.session.game.result()
-        table = Table(expand=False, padding=(0, 1))
+    def _scores(self, names: list[str]) -> RichTable:
+        result = self.session.result()
+        table = RichTable(expand=False, padding=(0, 1))
         table.add_column("Player")
         if result is None:
             return table
@@ -108,25 +108,25 @@ class GameOverScreen(SizeGuard, Screen[None]):
         """Whose secrets the finished game may show: the one human's, in a game with secrets."""
         if not getattr(self.session.ruleset, "hidden_information", False):
             return None
-        humans = [i for i, p in enumerate(self.session.game.players) if not p.is_bot]
+        humans = self.session.humans()
         return humans[0] if len(humans) == 1 else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if SizeGuard.check_action(self, action, parameters) is False:
             return False
-        if action == "final_board":  # a game played here (a watched one has its viewer)
-            return isinstance(self.session, Session)
+        if action == "final_board":  # a game played and saved here (a watched one has its
+            return self.session.can_save  # viewer, a host's table its own screen)
         return True
 
     def action_final_board(self) -> None:
-        if not isinstance(self.session, Session):
+        if not self.session.can_save:
             return
         self.rapp.show_final_board(self.session)
 
     def action_show_log(self) -> None:
         from railgames.app.screens.log import LogScreen
 
-        events = self.session.game.events_for(self._secret_seat())
+        events = self.session.events_for(self._secret_seat())
         self.app.push_screen(LogScreen(self.session.ruleset.id,
                                        f"{self.session.ruleset.title}: the whole game", events))
 
@@ -145,10 +145,11 @@ class GameOverScreen(SizeGuard, Screen[None]):
             return
         from railgames.app.screens.viewer import ViewerScreen
 
-        if getattr(self.session.game, "record", None) is None:  # a table whose record is away
+        record = self.session.record
+        if record is None:  # a table whose record is away
             self.notify("The history of this game is not here.", severity="warning")
             return
-        recording = Recording.of_game(self.session.game, reveal_all=True)
+        recording = Recording(self.session.ruleset, record.model_copy(deep=True), reveal_all=True)
         self.app.push_screen(ViewerScreen(recording, kind="watch", start=0, playing=False,
                                           on_leave=self.app.pop_screen))
 
@@ -156,7 +157,7 @@ class GameOverScreen(SizeGuard, Screen[None]):
         """A real game with the same options; after a demo the first seat is yours."""
         from railgames.app.screens.setup import SetupScreen
 
-        players = list(self.session.game.players)
+        players = list(self.session.players)
         if all(p.is_bot for p in players):
             players[0] = PlayerSpec(name=players[0].name, kind="human")
         self.rapp.to_launcher()
@@ -166,4 +167,4 @@ class GameOverScreen(SizeGuard, Screen[None]):
         from railgames.app.screens.setup import SetupScreen
 
         self.rapp.to_launcher()
-        self.app.push_screen(SetupScreen(self.session.ruleset.id, list(self.session.game.players)))
+        self.app.push_screen(SetupScreen(self.session.ruleset.id, list(self.session.players)))

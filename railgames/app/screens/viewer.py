@@ -27,7 +27,7 @@ from railgames.app.screens.guard import SCREENS_CSS
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.narration import Told, narrate, reason_line
 from railgames.core.rulebook import rulebook
-from railgames.core.table import Recording
+from railgames.tables.recording import Recording
 
 if TYPE_CHECKING:
     from railgames.app.shell import GameShell

@@ -1,118 +1,23 @@
-"""Tables: what a game screen plays against, wherever the game lives.
-
-A screen asks its table for the view of the seat at this terminal, the
-prompt, the events that seat may see, and sends ``submit(action)`` and
-``undo(seat)``. To redraw only what changed it keeps the ``mark()`` of what it
-last drew and asks ``changes(mark)``: the new events, or ``full=True`` when
-the game went back (undo, a step back) and everything must be drawn again.
-
-Two kinds exist here: the local table (``railgames.app.session.Session``,
-a game in this process) and ``Recording`` (a record stepped forward and back,
-read-only). Nothing here imports Textual.
-"""
+"""A record stepped forward and back: the read-only table of the viewer."""
 
 from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from railgames.core.engine import Action, Game, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction
 from railgames.core.events import Event
 from railgames.core.record import GameRecord, PlayerSpec
+from railgames.tables.table import BotsElsewhere, TurnIndex
 
 # A snapshot of the state every this many actions: a step back replays fewer than this.
 SNAPSHOT_EVERY = 8
+NO_UNDO = "this is a recording: step back with \u2190 instead"
 
 
-@dataclass(frozen=True)
-class Change:
-    """What to redraw since a mark: everything (``full``), or just these new events."""
-
-    full: bool
-    events: tuple[Event, ...] = ()
-
-
-@runtime_checkable
-class Table(Protocol):
-    read_only: bool
-
-    @property
-    def ruleset(self) -> Ruleset[Any]: ...
-
-    @property
-    def players(self) -> list[PlayerSpec]: ...
-
-    def view(self, seat: int | None) -> Any:
-        """What ``seat`` may see now (None: only what everyone may see)."""
-
-    def prompt(self) -> Prompt | None: ...
-
-    def events_for(self, seat: int | None) -> list[Event]: ...
-
-    def result(self) -> Result | None: ...
-
-    def submit(self, action: Mapping[str, Any] | Action) -> list[Event]:
-        """Apply through the rules; IllegalAction or MalformedAction change nothing."""
-
-    def undo(self, seat: int) -> None:
-        """Take back ``seat``'s own last action, or raise IllegalAction with the reason."""
-
-    def mark(self) -> Any:
-        """A token for what the screen has drawn; pass it to ``changes`` later."""
-
-    def changes(self, mark: Any) -> Change: ...
-
-
-class TurnIndex:
-    """Moving through a game step by step, and finding its turns: what a recording
-    and a remote history share. Each sets ``position``, ``length`` and ``_turns`` (the
-    turn at each position) and defines ``seek`` and ``events_between``."""
-
-    position: int
-    length: int
-    _turns: list[int]
-
-    def seek(self, position: int) -> None:
-        raise NotImplementedError
-
-    def events_between(self, start: int, end: int) -> list[Event]:
-        raise NotImplementedError
-
-    # What a screen drew is the position it drew; a step back redraws it whole.
-    def mark(self) -> int:
-        return self.position
-
-    def changes(self, mark: int) -> Change:
-        if mark > self.position:
-            return Change(full=True)
-        return Change(full=False, events=tuple(self.events_between(mark, self.position)))
-
-    def step(self, delta: int = 1) -> None:
-        self.seek(self.position + delta)
-
-    def turn_at(self, position: int) -> int:
-        return self._turns[position]
-
-    def position_of_turn(self, turn: int) -> int | None:
-        """The first position at which ``turn`` has begun, or None if the game never reaches it."""
-        for position, t in enumerate(self._turns):
-            if t >= turn:
-                return position
-        return None
-
-    @property
-    def last_turn(self) -> int:
-        return self._turns[-1]
-
-    @property
-    def at_end(self) -> bool:
-        return self.position >= self.length
-
-
-class Recording(TurnIndex):
+class Recording(BotsElsewhere, TurnIndex):
     """A finished or unfinished record, stepped forward and back; nothing can be played.
 
     ``position`` is the number of the record's actions applied (0 = just after
@@ -127,6 +32,8 @@ class Recording(TurnIndex):
     """
 
     read_only = True
+    shared = False  # whoever watches sees ``seat``'s view (or everything)
+    can_save = False
 
     def __init__(self, ruleset: Ruleset[Any], record: GameRecord, *, seat: int | None = None,
                  reveal_all: bool = False, upto: int | None = None) -> None:
@@ -236,5 +143,30 @@ class Recording(TurnIndex):
         raise IllegalAction("this is a recording: nothing can be played here")
 
     def undo(self, seat: int) -> None:
-        raise IllegalAction("this is a recording: step back with \u2190 instead")
+        raise IllegalAction(NO_UNDO)
+
+    def why_not_undo(self, seat: int) -> str | None:
+        return NO_UNDO
+
+    def is_over(self) -> bool:
+        return self._game.is_over()
+
+    def played(self) -> int:
+        return self.position
+
+    def is_bot(self, seat: int) -> bool:
+        return self.record.players[seat].is_bot
+
+    def humans(self) -> list[int]:
+        return [i for i, p in enumerate(self.record.players) if not p.is_bot]
+
+    def away(self) -> list[int]:
+        return []
+
+    def save(self) -> None:
+        """A recording is a file already: nothing to write."""
+
+    def history(self, seat: int | None, reveal_all: bool) -> Recording:
+        """The record up to the position shown, as ``seat`` may see it."""
+        return Recording.of_game(self._game, seat=seat, reveal_all=reveal_all)
 

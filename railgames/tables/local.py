@@ -1,7 +1,8 @@
-"""A game being played in the app: the rules engine, its bots and its save file.
+"""The local table: a game played in this process, with its bots and its save file.
 
 Nothing here imports Textual, so the flow (apply, bots, undo, autosave) can be
-tested on its own. Every change goes through ``Game.apply`` or ``Game.undo``.
+tested on its own. Every change goes through ``Game.apply`` or ``Game.undo``, and
+is on disk (when the table saves itself) before the screen shows it.
 """
 
 from __future__ import annotations
@@ -17,8 +18,9 @@ from railgames.core.errors import IllegalAction
 from railgames.core.events import Event
 from railgames.core.record import GameRecord, PlayerSpec, load_record
 from railgames.core.simulate import bots_for, step_bot
-from railgames.core.table import Change
 from railgames.games import load_ruleset, ruleset_for_record
+from railgames.tables.recording import Recording
+from railgames.tables.table import Change
 
 READ_ONLY = ("this game is open in another window, so here it is read-only; "
              "play it in that window")
@@ -27,12 +29,13 @@ READ_ONLY = ("this game is open in another window, so here it is read-only; "
 class BotThink:
     """One bot decision, thought about away from the screen (``Session.prepare_think``)."""
 
-    def __init__(self, bot: Bot, ruleset: Any, view: Any, prompt: Prompt, mark: tuple[int, int]) -> None:
+    def __init__(self, bot: Bot, ruleset: Any, view: Any, prompt: Prompt, game: Game) -> None:
         self.bot = bot
         self.ruleset = ruleset
         self.view = view
         self.prompt = prompt
-        self.mark = mark
+        self._game = game
+        self.mark = self._now()
         resume = getattr(bot, "resume", None)
         if resume is not None:
             resume()
@@ -46,15 +49,27 @@ class BotThink:
         if stop is not None:
             stop()
 
+    def _now(self) -> tuple[int, int]:
+        # Undo replaces the state object (a replay), while an action adds to the record.
+        return id(self._game.state), len(self._game.record.actions)
+
+    def moved_on(self) -> bool:
+        """Whether the game has changed since this think began (its choice is then moot)."""
+        return self.mark != self._now()
+
 
 class Session:
-    """The local table (see ``railgames.core.table.Table``): a game played in this process.
+    """The local table (see ``railgames.tables.table.Table``): a game played in this process.
 
     ``save_path`` None: the first save creates a new file of its own.
 
     ``read_only``: the save is open in another window; this one shows the game
     and refuses every change.
     """
+
+    shared = True  # hot seat: the people pass the keyboard
+    can_save = True
+    seat = None  # no seat of its own: whoever is to move has the keyboard
 
     def __init__(self, game: Game, save_path: Path | None = None, autosave: bool = True,
                  read_only: bool = False, *, lock: SaveLock | None = None,
@@ -153,14 +168,29 @@ class Session:
         self._prompt_for = (state, actions, prompt)
         return prompt
 
-    def version(self) -> tuple[Any, int]:
-        """Something that changes whenever the game does (compare with ``is`` and ``==``)."""
-        return self.game.state, len(self.game.record.actions)
-
-    # --- the Table interface (railgames.core.table)
+    # --- the Table interface (railgames.tables.table)
     @property
     def players(self) -> list[PlayerSpec]:
         return self.game.players
+
+    @property
+    def record(self) -> GameRecord:
+        return self.game.record
+
+    def is_over(self) -> bool:
+        return self.game.is_over()
+
+    def played(self) -> int:
+        return len(self.game.record.actions)
+
+    def why_not_undo(self, seat: int) -> str | None:
+        return self.game.undo_refusal(seat)
+
+    def away(self) -> list[int]:
+        return []  # everyone is at this keyboard
+
+    def history(self, seat: int | None, reveal_all: bool) -> Recording:
+        return Recording.of_game(self.game, seat=seat, reveal_all=reveal_all)
 
     def view(self, seat: int | None) -> Any:
         return self.game.view(seat)
@@ -172,6 +202,8 @@ class Session:
         return self.game.result()
 
     def submit(self, action: Mapping[str, Any] | Action) -> list[Event]:
+        """Apply, and (autosaving) write the save before the move is shown: a move a
+        player has seen is never lost. An OSError says the write failed (the move stands)."""
         return self.apply(action)
 
     def mark(self) -> tuple[int, int]:
@@ -235,8 +267,7 @@ class Session:
         from railgames.core.search import SearchHooks
 
         view = SearchHooks.copy(self.game.view(prompt.seat))
-        return BotThink(self.bots[prompt.seat], self.ruleset, view, prompt,
-                        (id(self.game.state), len(self.game.record.actions)))
+        return BotThink(self.bots[prompt.seat], self.ruleset, view, prompt, self.game)
 
     def finish_think(self, think: BotThink, action: Any, bot: Bot | None = None) -> bool:
         """Apply what ``think`` chose, if the game has not moved on since; True if applied.
@@ -244,7 +275,7 @@ class Session:
         ``bot``: the bot as it came back from a worker process, its random source
         moved on, which takes its seat's place.
         """
-        if self.read_only or think.mark != (id(self.game.state), len(self.game.record.actions)):
+        if self.read_only or think.moved_on():
             return False
         self.game.apply(action)
         if bot is not None:
