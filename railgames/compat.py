@@ -330,6 +330,28 @@ class ScreenResumeHook(_Upstream):
         self.before_screen_resume(event)
 
 
+class RegisteredHook(_Upstream):
+    """Before a widget class: ``registered(app)`` runs as the widget is registered with
+    the app, before its styles are first worked out (so CSS added there applies to it)."""
+
+    def registered(self, app: Any) -> None:
+        pass
+
+    def _post_register(self, app: Any) -> None:
+        super()._post_register(app)
+        self.registered(app)
+
+
+def node_bindings(node: Any) -> Any:
+    """The ``BindingsMap`` a DOM node's keys are looked up in (its class's BINDINGS)."""
+    return node._bindings
+
+
+def set_node_bindings(node: Any, bindings: Any) -> None:
+    """Give one node (a screen) bindings of its own, e.g. a game's one-key choices."""
+    node._bindings = bindings
+
+
 class ChoiceListParts(_Upstream):
     """Before an OptionList: the list's side of ``settle_layouts`` (see
     app/layout_once.py for why). Its drawing never asks for a layout a scroll bar does

@@ -397,3 +397,44 @@ def test_refuse_forwarding_says_so_and_refuses() -> None:
     assert channel._process_x11_req_request(None) is False
     assert channel._process_auth_agent_req_at_openssh_dot_com_request(None) is False  # type: ignore[attr-defined]
     assert said == ["X11 forwarding", "agent forwarding"]
+
+
+@run_async
+async def test_the_registered_hook_and_a_screen_s_own_bindings() -> None:
+    from textual.app import App, ComposeResult
+    from textual.binding import Binding, BindingsMap
+    from textual.screen import Screen
+    from textual.widgets import Static
+
+    registered: list[Any] = []
+
+    class Marked(compat.RegisteredHook, Static):
+        def registered(self, app: Any) -> None:
+            registered.append(app)
+
+    pressed: list[str] = []
+
+    class Home(Screen[None]):
+        def __init__(self) -> None:
+            super().__init__()
+            keys = dict(compat.node_bindings(self).key_to_bindings)
+            keys["x"] = [Binding("x", "note('x')", "Ex")]
+            compat.set_node_bindings(self, BindingsMap.from_keys(keys))
+
+        def compose(self) -> ComposeResult:
+            yield Marked("m")
+
+        def action_note(self, word: str) -> None:
+            pressed.append(word)
+
+    class Probe(App[None]):
+        def get_default_screen(self) -> Screen[None]:
+            return Home()
+
+    app = Probe()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert registered == [app]
+        await pilot.press("x")
+        await pilot.pause()
+    assert pressed == ["x"]

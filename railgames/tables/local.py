@@ -20,42 +20,10 @@ from railgames.core.record import GameRecord, PlayerSpec, load_record
 from railgames.core.simulate import bots_for, step_bot
 from railgames.games import load_ruleset, ruleset_for_record
 from railgames.tables.recording import Recording
-from railgames.tables.table import Change
+from railgames.tables.table import BotThink, Change
 
 READ_ONLY = ("this game is open in another window, so here it is read-only; "
              "play it in that window")
-
-
-class BotThink:
-    """One bot decision, thought about away from the screen (``Session.prepare_think``)."""
-
-    def __init__(self, bot: Bot, ruleset: Any, view: Any, prompt: Prompt, game: Game) -> None:
-        self.bot = bot
-        self.ruleset = ruleset
-        self.view = view
-        self.prompt = prompt
-        self._game = game
-        self.mark = self._now()
-        resume = getattr(bot, "resume", None)
-        if resume is not None:
-            resume()
-
-    def run(self) -> Any:
-        """The bot's choice (raises ``Cancelled`` if ``stop`` is called meanwhile)."""
-        return self.bot.choose(self.ruleset, self.view, self.prompt)
-
-    def stop(self) -> None:
-        stop = getattr(self.bot, "stop", None)
-        if stop is not None:
-            stop()
-
-    def _now(self) -> tuple[int, int]:
-        # Undo replaces the state object (a replay), while an action adds to the record.
-        return id(self._game.state), len(self._game.record.actions)
-
-    def moved_on(self) -> bool:
-        """Whether the game has changed since this think began (its choice is then moot)."""
-        return self.mark != self._now()
 
 
 class Session:

@@ -19,13 +19,44 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from railgames.core.engine import Action, Prompt, Result, Ruleset
+from railgames.core.engine import Action, Game, Prompt, Result, Ruleset
 from railgames.core.events import Event
 from railgames.core.record import GameRecord, PlayerSpec
 
 if TYPE_CHECKING:
     from railgames.core.bots import Bot
-    from railgames.tables.local import BotThink
+
+
+class BotThink:
+    """One bot decision, thought about away from the screen (``Session.prepare_think``)."""
+
+    def __init__(self, bot: Bot, ruleset: Any, view: Any, prompt: Prompt, game: Game) -> None:
+        self.bot = bot
+        self.ruleset = ruleset
+        self.view = view
+        self.prompt = prompt
+        self._game = game
+        self.mark = self._now()
+        resume = getattr(bot, "resume", None)
+        if resume is not None:
+            resume()
+
+    def run(self) -> Any:
+        """The bot's choice (raises ``Cancelled`` if ``stop`` is called meanwhile)."""
+        return self.bot.choose(self.ruleset, self.view, self.prompt)
+
+    def stop(self) -> None:
+        stop = getattr(self.bot, "stop", None)
+        if stop is not None:
+            stop()
+
+    def _now(self) -> tuple[int, int]:
+        # Undo replaces the state object (a replay), while an action adds to the record.
+        return id(self._game.state), len(self._game.record.actions)
+
+    def moved_on(self) -> bool:
+        """Whether the game has changed since this think began (its choice is then moot)."""
+        return self.mark != self._now()
 
 
 @dataclass(frozen=True)

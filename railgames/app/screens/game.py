@@ -32,8 +32,7 @@ from railgames.app.widgets.footer import KeyFooter
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.app.widgets.render_once import RenderOnce
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
-from railgames.tables.local import BotThink
-from railgames.tables.table import Table
+from railgames.tables.table import BotThink, Table
 
 if TYPE_CHECKING:
     from railgames.app.bot_worker import BotWorker
@@ -135,7 +134,8 @@ class GameScreen(SizeGuard, Screen[None]):
         # A finished game looked at again from the game-over screen: nothing to play.
         self.review = review
         self.ui = game_ui(session.ruleset)
-        self._bindings = with_key_words(self._bindings, session.ruleset.id)
+        compat.set_node_bindings(self, with_key_words(compat.node_bindings(self),
+                                                      session.ruleset.id))
         self.add_class(f"game-{session.ruleset.id}")
         # A game with secrets shows only what the seat at the keyboard may see, and its
         # hand-off screen between two human seats cannot be turned off.

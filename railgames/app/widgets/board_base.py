@@ -126,7 +126,7 @@ class BoardMessage(Message, namespace="board"):
         return self.board
 
 
-class BoardBase(compat.SizedInLayout, ScrollView, can_focus=True):
+class BoardBase(compat.RegisteredHook, compat.SizedInLayout, ScrollView, can_focus=True):
     """A map drawn as rows of cells, with a cursor on one city at a time."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -177,8 +177,7 @@ class BoardBase(compat.SizedInLayout, ScrollView, can_focus=True):
         self._rows = [self._with_cursor(r) for r in range(self.layout_.height)]
         self.virtual_size = Size(self.layout_.width, self.layout_.height)
 
-    def _post_register(self, app: Any) -> None:
-        super()._post_register(app)
+    def registered(self, app: Any) -> None:
         cls = type(self)
         if cls.SCREEN_CSS:
             try:
