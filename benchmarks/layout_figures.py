@@ -83,7 +83,7 @@ def table_reads(pkg: Path) -> tuple[Counter[str], int]:
                 base = node.value
                 held = (isinstance(base, ast.Attribute) and base.attr in holders
                         and isinstance(base.value, ast.Name) and base.value.id == "self") or (
-                    isinstance(base, ast.Name) and base.id in holders)
+                    isinstance(base, ast.Name) and base.id == "session")
                 if held:
                     reads[node.attr] += 1
                 elif (isinstance(base, ast.Attribute) and base.attr == "game" and (
