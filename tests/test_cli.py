@@ -218,3 +218,22 @@ def test_demo_text_is_the_same_for_the_same_seed() -> None:
     again = run_cli("demo", "paris-connection", "--text", "--seed", "3", "--players", "5")
     assert first.returncode == 0 and first.stdout == again.stdout
     assert "5 greedy bots" in first.stdout.splitlines()[0] and "seed 3" in first.stdout.splitlines()[0]
+
+
+@pytest.mark.parametrize("command", [("play", "new-england", "--map", "rotw-mexico"),
+                                     ("simulate", "new-england", "--players", "3",
+                                      "--map", "rotw-mexico")])
+def test_another_games_map_is_named_as_such_in_one_line(command: tuple[str, ...]) -> None:
+    proc = run_cli(*command)
+    assert proc.returncode != 0
+    assert proc.stderr == ("railgames: map 'rotw-mexico' is a Railways of the World map; "
+                           "New England Railways is played on: new-england\n")
+
+
+def test_the_maps_of_a_game_are_listed_when_another_games_map_is_asked_for() -> None:
+    from railgames.core.errors import MapError
+    from railgames.games import load_ruleset
+
+    with pytest.raises(MapError, match="Railways of the World is played on: rotw-eastern-us, "
+                                       "rotw-mexico$"):
+        load_ruleset("railways-of-the-world", "steel-driver")

@@ -94,13 +94,27 @@ def help_text(game_id: str) -> str | None:
 
 @lru_cache(maxsize=16)
 def _load_map(game_id: str, map_id: str) -> BaseMap:
-    from railgames.core.maps import find_map, load_map_file
+    from railgames.core.maps import find_map, load_map_file, peek_header
 
     cls = ruleset_class(game_id)
-    game_map = load_map_file(find_map(map_id), cls.map_model)
+    path = find_map(map_id)
+    # Whose map it is, asked before it is read as this game's map (another game's map
+    # would otherwise fail as a pile of field errors).
+    owner = peek_header(path).get("game")
+    if owner != game_id:
+        raise MapError(_not_its_map(map_id, owner, game_id))
+    game_map = load_map_file(path, cls.map_model)
     if game_map.game != game_id:
-        raise MapError(f"map '{map_id}' is for the game '{game_map.game}', not '{game_id}'")
+        raise MapError(_not_its_map(map_id, game_map.game, game_id))
     return game_map
+
+
+def _not_its_map(map_id: str, owner: Any, game_id: str) -> str:
+    """One line: whose map ``map_id`` is, and the maps ``game_id`` has."""
+    whose = (f"is a {descriptor(owner).title} map" if isinstance(owner, str) and owner in GAMES
+             else "names no game of this suite")
+    own = ", ".join(m for m, _ in maps_for(game_id)) or "none"
+    return f"map '{map_id}' {whose}; {descriptor(game_id).title} is played on: {own}"
 
 
 def load_ruleset(game_id: str, map_id: str | None = None) -> Ruleset[Any]:
