@@ -298,6 +298,8 @@ def test_a_build_places_at_most_five(game: Game) -> None:
     assert_refused(game, build(0, "red", (17, 4)), IllegalAction, "at most 5")
     prompt = game.prompt()
     assert prompt is not None and prompt.choices == [EndBuild(seat=0)]
+    assert prompt.text.endswith("5 of 5 red locomotives placed — that is the most a build "
+                                "places: end the build")
     game.apply(end_build(0))
     assert to_move(game) == 1 and game.state.step is Step.TURN
 
@@ -319,6 +321,8 @@ def test_a_build_that_empties_its_supply_can_only_end(game: Game) -> None:
     game.apply(build(0, "red", (12, 4)))
     prompt = game.prompt()
     assert prompt is not None and prompt.choices == [EndBuild(seat=0)]
+    assert prompt.text.endswith("1 of 5 red locomotives placed — the red supply is empty: "
+                                "end the build")
 
 
 def test_a_turn_is_a_build_or_a_trade(game: Game) -> None:

@@ -129,11 +129,20 @@ class BuildPhase(Phase[ParisConnectionBase, PCState]):
         company = state.building
         assert company is not None
         done = len(state.placed)
+        builds = self.builds(state, seat, [company])
+        if builds:
+            then = "place another or end the build"
+        elif done >= MAX_BUILD:
+            then = "that is the most a build places: end the build"
+        elif state.supply[company] == 0:
+            then = f"the {company} supply is empty: end the build"
+        else:
+            then = f"no hex is left for another {company} locomotive: end the build"
         return Prompt(
             seat=seat, step="Build",
             text=f"{self.rules._name(state, seat)}: {done} of {MAX_BUILD} {company} locomotives "
-                 "placed — place another or end the build",
-            choices=[*self.builds(state, seat, [company]), EndBuild(seat=seat)],
+                 f"placed — {then}",
+            choices=[*builds, EndBuild(seat=seat)],
             help="Each locomotive goes next to one of its colour already on the board "
                  "(including those placed this turn).",
         )
