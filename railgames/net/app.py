@@ -48,6 +48,13 @@ class NetLauncherScreen(LauncherScreen):
             button.styles.margin = (0, 1, 0, 0)
         self.query_one("#launcher").mount(row, before="#launcher-buttons")
         self.show_name()
+        # The tables listed above change while the launcher is shown (a move made, a game
+        # ended at another terminal): asked again now and then, never from another screen.
+        self.set_interval(MINE_EVERY, self._show_mine_if_shown)
+
+    def _show_mine_if_shown(self) -> None:
+        if self.is_current and self.napp.link.name:
+            self.show_mine()
 
     def show_name(self) -> None:
         name = self.napp.link.name
@@ -69,6 +76,7 @@ class NetLauncherScreen(LauncherScreen):
         self.mine = rows
         self.refresh_bindings()
         if not rows:
+            self.show_name()  # no table of theirs (left, or its game over): the plain line
             return
         lines = [your_table_line(r) for r in rows[:3]]
         if len(rows) > 3:
@@ -116,6 +124,10 @@ class NetLauncherScreen(LauncherScreen):
 
     def action_join_table(self) -> None:
         self.app.push_screen(JoinTableScreen())
+
+
+# Seconds between two looks at this player's tables while the launcher is shown.
+MINE_EVERY = 5.0
 
 
 def your_table_line(row: dict[str, Any]) -> str:
