@@ -3,7 +3,6 @@ never import the rules back, and a shipment is accepted exactly when it is liste
 
 from __future__ import annotations
 
-import ast
 import itertools
 import pickle
 import random
@@ -16,8 +15,8 @@ from conftest import give_links, make_ruleset, set_cubes, set_step, start_game, 
 from railgames.core.errors import IllegalAction
 from railgames.games.new_england.actions import NewEnglandAction, Ship
 from railgames.games.new_england.state import Step
+from tests.test_imports import import_graph
 
-PACKAGE = Path(__file__).resolve().parents[1] / "railgames" / "games" / "new_england"
 PREFIX = "railgames.games.new_england."
 
 
@@ -28,31 +27,17 @@ def test_every_action_is_taken_by_one_phase_and_every_step_but_the_end_has_one(r
     assert set(ruleset.phases) == set(Step) - {Step.OVER}
 
 
-def imports_of(path: Path) -> set[str]:
-    """The game's own modules ``path`` imports, at its top or inside a function."""
-    found = set()
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.module:
-            names = [node.module, *(f"{node.module}.{a.name}" for a in node.names)]
-        elif isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        else:
-            continue
-        found |= {n.removeprefix(PREFIX) for n in names if n.startswith(PREFIX)}
-    return found
-
-
 def test_nothing_the_rules_import_imports_the_rules_back():
-    graph = {p.stem: imports_of(p) for p in PACKAGE.glob("*.py")}
-    seen, todo = set(), list(graph["rules"])
+    graph = import_graph()
+    seen, todo = set(), list(graph[PREFIX + "rules"])
     while todo:
         module = todo.pop()
-        if module in seen or module not in graph:
+        if module in seen:
             continue
         seen.add(module)
         todo.extend(graph[module])
-    assert "bots" in seen  # the rules name their bots
-    assert "rules" not in seen, "a module the rules import imports the rules in turn"
+    assert PREFIX + "bots" in seen  # the rules name their bots
+    assert PREFIX + "rules" not in seen, "a module the rules import imports the rules in turn"
 
 
 def shipping_layout(ruleset, seed):
