@@ -7,7 +7,6 @@ import itertools
 import pickle
 import random
 import typing
-from pathlib import Path
 
 import pytest
 from conftest import give_links, make_ruleset, set_cubes, set_step, start_game, to_auction
