@@ -866,7 +866,9 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self.proc is not None and self.proc.returncode is None and not self._lowered:
             self._lowered = True
             with contextlib.suppress(OSError):
-                os.setpriority(os.PRIO_PGRP, self.proc.pid, FLOOD_NICE)
+                # Relative to the host's own priority, as os.nice in a new app is.
+                own = os.getpriority(os.PRIO_PROCESS, 0)
+                os.setpriority(os.PRIO_PGRP, self.proc.pid, min(19, own + FLOOD_NICE))
 
     def _hold_no_more(self) -> None:
         self._held_back = False
