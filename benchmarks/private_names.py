@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import importlib
 import inspect
 import re
@@ -79,14 +80,20 @@ def _upstream_names(cls: type) -> set[str]:
     """Private names the upstream classes ``cls`` is built on define or set."""
     names: set[str] = set()
     for base in cls.__mro__:
-        if not _foreign(base):
-            continue
-        names.update(n for n in vars(base) if private(n))
-        try:
-            names.update(SELF_ATTR.findall(inspect.getsource(base)))
-        except (OSError, TypeError):
-            pass
+        if _foreign(base):
+            names.update(_names_of_one(base))
     return names
+
+
+@functools.cache
+def _names_of_one(base: type) -> frozenset[str]:
+    """Private names one upstream class defines or sets (read once: many of ours share a base)."""
+    names = {n for n in vars(base) if private(n)}
+    try:
+        names.update(SELF_ATTR.findall(inspect.getsource(base)))
+    except (OSError, TypeError):
+        pass
+    return frozenset(names)
 
 
 def _module_name(path: Path, root: Path) -> str:
