@@ -297,6 +297,22 @@ class RotwBoard(BoardBase):
     GameScreen.game-railways-of-the-world.narrow #log { height: 3; }
     GameScreen.game-railways-of-the-world.narrow #ap-options { height: auto; max-height: 8; }
     GameScreen.game-railways-of-the-world.narrow.short #ap-options { max-height: 4; }
+    /* the demo and the history viewers: the whole map on top as well (beside the
+       narration it was cut at its right), the players and the narration under it */
+    ViewerScreen.game-railways-of-the-world #v-main { layout: vertical; }
+    ViewerScreen.game-railways-of-the-world #board-box { width: 100%; height: auto;
+                                                         max-height: 75%; border: none; }
+    ViewerScreen.game-railways-of-the-world #board { height: auto; max-height: 100%; }
+    ViewerScreen.game-railways-of-the-world #rotw-track { border-top: none; }
+    ViewerScreen.game-railways-of-the-world #v-side { width: 100%; height: 1fr;
+                                                      layout: horizontal; }
+    ViewerScreen.game-railways-of-the-world #v-players { width: 54; height: 100%; }
+    ViewerScreen.game-railways-of-the-world #v-narration { width: 1fr; height: 100%; }
+    ViewerScreen.game-railways-of-the-world.narrow #board-box { height: 1fr; max-height: 100%; }
+    ViewerScreen.game-railways-of-the-world.narrow #board { height: 1fr; }
+    ViewerScreen.game-railways-of-the-world.narrow #v-side { height: 9; layout: vertical; }
+    ViewerScreen.game-railways-of-the-world.narrow #v-players { width: 100%; }
+    ViewerScreen.game-railways-of-the-world.narrow #v-narration { width: 100%; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
