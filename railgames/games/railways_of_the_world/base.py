@@ -35,7 +35,6 @@ from railgames.games.railways_of_the_world.index import Listed, TrackIndex
 from railgames.games.railways_of_the_world.state import RotwState
 from railgames.games.railways_of_the_world.terms import BOND, TERRAIN_COST, money, plural
 
-
 # How a hex that is not a city is called, by its terrain.
 TERRAIN_WORDS = {"open": "plain", "water": "water hex", "mountain": "mountain",
                  "partial": "shore hex"}

@@ -507,9 +507,9 @@ class RotwBoard(BoardBase):
                 free = []
             else:
                 cells[x] = here[0]
-        for dx, mark in conn.items():
+        for dx, way in conn.items():
             if x + dx not in cells:
-                cells[x + dx] = mark
+                cells[x + dx] = way
                 if x + dx in free:
                     free.remove(x + dx)
         for mark, wanted, style in ((LEGAL_MARK, legal, LEGAL), (PATH_MARK, on_path, PATH)):

@@ -134,8 +134,8 @@ class RotwUI(GameUI):
         routes: dict[tuple[str, str, str], int] = {}
         for a in prompt.choices:
             if isinstance(a, Deliver):
-                dest = (a.city, a.colour, self._destination(state, a))
-                routes[dest] = routes.get(dest, 0) + 1
+                ends = (a.city, a.colour, self._destination(state, a))
+                routes[ends] = routes.get(ends, 0) + 1
         for a in prompt.choices:
             if isinstance(a, LayTrack):
                 pair = (hex_id(*a.hex), hex_id(*a.exit))
@@ -153,12 +153,12 @@ class RotwUI(GameUI):
             elif isinstance(a, Deliver):
                 c = self.ruleset.map.city_by_id[a.city]
                 here = "".join(city_letter(k) * n for k, n in state.cubes[a.city].items())
-                dest = self._destination(state, a)
+                to = self._destination(state, a)
                 route = self.route_label(state, a, names)
-                keys = [hex_id(c.col, c.row), a.colour, self._city_hex(dest)]
+                keys = [hex_id(c.col, c.row), a.colour, self._city_hex(to)]
                 labels = [f"{c.name}, cubes {here}", f"a {a.colour} cube ({city_letter(a.colour)})",
                           route]
-                if routes[(a.city, a.colour, dest)] > 1:
+                if routes[(a.city, a.colour, to)] > 1:
                     keys.append(",".join(a.links))
                     labels.append(route)
                 out.append(Choice(keys, labels, a))
