@@ -173,8 +173,9 @@ def _chip_style(colour: str) -> Style:
 
 class RotwLayout(CompactHexLayout):
     """The compact hex layout with this game's marks: a city takes its two walls too
-    (its letter and up to three cubes need five cells), ridges between two rows are
-    marked in the upper hex's cell over the side, and a legend goes in the sea."""
+    (its code and two cubes need five cells; the cells either side, which its
+    neighbours leave free, join track into it), ridges between two rows are marked
+    in the upper hex's cell over the side, and a legend goes in the sea."""
 
     def __init__(self, game_map: Any) -> None:
         row_of = {h: game_map.offset_of(h)[1] for h in game_map.terrain}
@@ -189,7 +190,7 @@ class RotwLayout(CompactHexLayout):
             upper, lower = (a, b) if row_of[a] < row_of[b] else (b, a)
             ux, uy = self.centre[upper]
             self.ridge_below.add((ux + (1 if self.centre[lower][0] > ux else -1), uy))
-        # A city's cells: its walls, its letter and three cube slots.
+        # A city's cells: its walls, its code and two cube slots.
         self.city_cells: dict[Hex, Region] = {}
         for h in game_map.city_at:
             x, y = self.centre[h]
