@@ -241,6 +241,7 @@ LEGEND: list[tuple[str, str, str]] = [
     ("x", "dim", "no track"),
     ("# _", named("bold yellow"), "ridge   +$4,000"),
     ("ABCyb", "", "city: y b cubes"),
+    ("ABCy…", "", "y and more cubes"),
     ("ABC0", "", "emptied city"),
     ("A─A", "", "track of A"),
     ("a╌a", "", "A's, unfinished"),
@@ -568,6 +569,9 @@ class RotwBoard(BoardBase):
             if glyph == "ABCyb":
                 cells = [(ch, red) for ch in "ABC"] + [
                     ("y", STYLE(CUBE_STYLES["yellow"])), ("b", STYLE(CUBE_STYLES["blue"]))]
+            elif glyph == "ABCy…":
+                cells = [(ch, red) for ch in "ABC"] + [
+                    ("y", STYLE(CUBE_STYLES["yellow"])), (MORE_CUBES, STYLE("bold"))]
             elif glyph == "ABC0":
                 cells = [(ch, red) for ch in "ABC"] + [(EMPTIED_MARK, EMPTIED)]
             elif glyph in ("A─A", "a╌a"):
