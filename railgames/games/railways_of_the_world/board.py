@@ -5,9 +5,10 @@ shifted half a hex to the right (pointy tops), so that the whole of the Eastern
 United States (23 hexes by 24 rows) is in view at 120x40 with the game's panels
 under it (see ``CompactHexLayout``)::
 
-       .   .   .   ~       .   .  ╲A─DETbk ~   ~   x
-     .   ~   .   . CHIr… ─A ─a╌  .      TORy     ~
-       ~   .   .   .   ~   .   .   .   .  +PIT  ^_# ^
+        .   .   .   ~       .   .   . DETp  ~  ╱B╱  x       ~
+      .   ~   .   . CHIyk─B ─ B ─ B ─ B╱    CLE0      ~   .
+        ~   .   .   .   ~   .   .   .   .   .   .   .   .   ^_  ~
+      .   .   .   .   .   .   .   . PITk… ╌a ╌ a╌ .+  ^_# ^
 
 Everything that carries meaning has a glyph or a letter as well as a colour, so
 the board reads in 16 colours and with NO_COLOR (a city's colour, which only
