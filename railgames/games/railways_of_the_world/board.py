@@ -8,7 +8,7 @@ under it (see ``CompactHexLayout``)::
         .   .   .   ~       .   .   . DETp  ~  ╱B╱  x       ~
       .   ~   .   . CHIyk─B ─ B ─ B ─ B╱    CLE0      ~   .
         ~   .   .   .   ~   .   .   .   .   .   .   .   .   ^_  ~
-      .   .   .   .   .   .   .   . PITk… ╌a ╌ a╌ .+  ^_# ^
+      .   .   .   .   .   .   .   . PITk…╌a ╌ a ╌ .+  ^_# ^
 
 Everything that carries meaning has a glyph or a letter as well as a colour, so
 the board reads in 16 colours and with NO_COLOR (a city's colour, which only
