@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 from typing import Any
 
@@ -190,28 +189,21 @@ async def test_building_shows_the_legal_hexes_and_the_price_with_bonds() -> None
         assert not deliveries
 
 
-@functools.cache
-def _played(seed: int) -> tuple[Any, Game]:
-    ruleset = load_ruleset(GAME)
-    return ruleset, play_bot_game(ruleset, bot_players(4, "greedy"), seed)
-
-
 def _moment(seed: int, wanted: str) -> tuple[Path, int]:
-    """A greedy bots' Eastern US game cut where Ann (seat 0) may first choose ``wanted``
-    (a build or a delivery), the other seats played by bots."""
-    ruleset, played = _played(seed)
-    game = Game.replay(ruleset, played.record, upto=0)
-    for n, raw in enumerate(played.record.actions):
+    """An Eastern US game of greedy bots played only until Ann (seat 0) may first
+    choose ``wanted`` (a build or a delivery), saved there with Ann at the keyboard."""
+    ruleset = load_ruleset(GAME)
+    game = Game.new(ruleset, list(PLAYERS), seed)
+    while len(game.record.actions) < 2000:
         prompt = game.prompt()
-        if (prompt is not None and prompt.seat == 0 and game.state.step is Step.ACTION
+        assert prompt is not None, f"Ann never may {wanted}"
+        if (prompt.seat == 0 and game.state.step is Step.ACTION
                 and Choose(seat=0, action=wanted) in prompt.choices):  # type: ignore[arg-type]
-            record = played.record.model_copy(deep=True)
-            record.players = list(PLAYERS)
-            record.actions = record.actions[:n]
             path = saves_dir() / f"rotw-{wanted}.json"
-            save_record(record, path)
-            return path, n
-        game.apply(raw, recorded=True)
+            save_record(game.record, path)
+            return path, len(game.record.actions)
+        bot = GreedyBot(len(game.record.actions))
+        game.apply(bot.choose(ruleset, game.view(prompt.seat), prompt))
     raise AssertionError(f"Ann never may {wanted}")
 
 
@@ -263,7 +255,7 @@ async def test_every_place_of_a_build_and_a_delivery_is_chosen_by_pointing() -> 
                     await pilot.press("down")
                 await pilot.press("enter")
                 await pilot.pause()
-            done = screen.session.game.record.actions[n + 1]
+            done = screen.session.game.record.actions[n + 1]  # after Ann's choice of action
             assert done["type"] == ("lay_track" if wanted == "build" else "deliver"), done
             if wanted == "build":
                 assert (done["hex"], done["exit"]) == (list(target.action.hex),
