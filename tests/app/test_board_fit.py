@@ -13,6 +13,7 @@ from textual.geometry import Region
 
 from railgames.app.boards import board_class
 from railgames.app.main import RailgamesApp
+from railgames.core.demo import demo_record
 from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec, save_record
 from railgames.core.simulate import bot_players, play_bot_game
@@ -125,6 +126,16 @@ def test_the_whole_rotw_map_is_in_view_at_120x40(map_id: str, moment: str,
                                                   tmp_path: Path) -> None:
     needed, shown = asyncio.run(_board_in_view(_rotw_app(map_id, tmp_path, moment), [],
                                                (120, 40)))
+    assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
+
+
+@pytest.mark.parametrize("map_id", ROTW_MAPS)
+def test_the_whole_rotw_map_is_in_view_in_the_demo_at_120x40(map_id: str) -> None:
+    """The demo and history viewers put the map on top as the game does: beside the
+    narration its right third (Boston, New York...) was cut off."""
+    record = demo_record(load_ruleset(ROTW, map_id))
+    app = RailgamesApp(watch={"record": record, "demo": True, "start": 5, "playing": False})
+    needed, shown = asyncio.run(_board_in_view(app, [], (120, 40)))
     assert needed.width <= shown.width and needed.height <= shown.height, (needed, shown)
 
 

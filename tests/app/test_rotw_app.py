@@ -187,3 +187,78 @@ async def test_building_shows_the_legal_hexes_and_the_price_with_bonds() -> None
         assert "A" in screen.board.board_text()
         deliveries = [a for a in screen.session.prompt().choices if isinstance(a, Deliver)]
         assert not deliveries
+
+
+def _moment(seed: int, wanted: str) -> tuple[Path, int]:
+    """An Eastern US game of greedy bots played only until Ann (seat 0) may first
+    choose ``wanted`` (a build or a delivery), saved there with Ann at the keyboard."""
+    ruleset = load_ruleset(GAME)
+    game = Game.new(ruleset, list(PLAYERS), seed)
+    while len(game.record.actions) < 2000:
+        prompt = game.prompt()
+        assert prompt is not None, f"Ann never may {wanted}"
+        if (prompt.seat == 0 and game.state.step is Step.ACTION
+                and Choose(seat=0, action=wanted) in prompt.choices):  # type: ignore[arg-type]
+            path = saves_dir() / f"rotw-{wanted}.json"
+            save_record(game.record, path)
+            return path, len(game.record.actions)
+        bot = GreedyBot(len(game.record.actions))
+        game.apply(bot.choose(ruleset, game.view(prompt.seat), prompt))
+    raise AssertionError(f"Ann never may {wanted}")
+
+
+async def _point_and_enter(pilot: Any, screen: GameScreen, place: str) -> None:
+    """The board has the focus; the cursor goes to ``place`` and Enter chooses it."""
+    assert screen.board.has_focus, "the board should have the focus for a place"
+    assert place in screen.board.highlighted
+    screen.board.move_cursor_to(place)
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+@run_async
+async def test_every_place_of_a_build_and_a_delivery_is_chosen_by_pointing() -> None:
+    """The tile's hex and the hex it heads into, the city a cube leaves and the city it
+    goes to: each by the cursor and Enter, the focus already where the next choice is."""
+    for wanted in ("build", "deliver"):
+        path, n = _moment(2, wanted)
+        app = RailgamesApp(load_path=path, bot_delay=0)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            await pick(pilot, screen, Choose(seat=0, action=wanted))  # type: ignore[arg-type]
+            prompt = screen.session.prompt()
+            ui, state = screen.ui, screen.session.state
+            choices = [c for c in ui.choices(state, prompt, screen.names)
+                       if isinstance(c.action, LayTrack | Deliver)]
+            # The last listed choice, so that the cursor has to move to it.
+            target = choices[-1]
+            await _point_and_enter(pilot, screen, target.keys[0])
+            if wanted == "deliver":
+                options: Any = screen.panel.query_one("#ap-options")
+                if len(screen.panel.prefix) < 2:  # more than one colour: a list, focused
+                    assert options.has_focus
+                    keys = [k for k, _, _ in screen.panel.options]
+                    for _ in range(keys.index(target.keys[1])):
+                        await pilot.press("down")
+                    await pilot.press("enter")
+                    await pilot.pause()
+            await _point_and_enter(pilot, screen, target.keys[-1 if len(target.keys) <= 3
+                                                           else 2] if wanted == "deliver"
+                                   else target.keys[1])
+            if len(target.keys) > (3 if wanted == "deliver" else 2):
+                # Two links or routes end alike: the list says which, focused.
+                assert screen.panel.query_one("#ap-options").has_focus
+                keys = [k for k, _, _ in screen.panel.options]
+                for _ in range(keys.index(target.keys[-1])):
+                    await pilot.press("down")
+                await pilot.press("enter")
+                await pilot.pause()
+            done = screen.session.game.record.actions[n + 1]  # after Ann's choice of action
+            assert done["type"] == ("lay_track" if wanted == "build" else "deliver"), done
+            if wanted == "build":
+                assert (done["hex"], done["exit"]) == (list(target.action.hex),
+                                                       list(target.action.exit))
+            else:
+                assert done["city"] == target.action.city

@@ -17,6 +17,7 @@ from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.hexgrid import Hex, neighbours, side_key
 from railgames.core.phases import Phase
+from railgames.core.places import compass, hex_point, near, toward
 from railgames.games.railways_of_the_world import rule_texts as R
 from railgames.games.railways_of_the_world.actions import (
     Cancel,
@@ -33,6 +34,10 @@ from railgames.games.railways_of_the_world.board_map import CUBE_COLOURS, RotwMa
 from railgames.games.railways_of_the_world.index import Listed, TrackIndex
 from railgames.games.railways_of_the_world.state import RotwState
 from railgames.games.railways_of_the_world.terms import BOND, TERRAIN_COST, money, plural
+
+# How a hex that is not a city is called, by its terrain.
+TERRAIN_WORDS = {"open": "plain", "water": "water hex", "mountain": "mountain",
+                 "partial": "shore hex"}
 
 
 class RotwRulesBase(Ruleset[RotwState]):
@@ -82,6 +87,8 @@ class RotwRulesBase(Ruleset[RotwState]):
         self._ridges = m.ridges
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._hex_at = {off: h for h, off in self._offset.items()}
+        # Hexes are named by the nearest city and the way from it, never by coordinates.
+        self._places = [(c.name, hex_point(h, m.orientation)) for h, c in m.city_at.items()]
         self.track_index = TrackIndex(m, self._board_neighbours, self._offset,
                                       self._lay_store.make, self._first_tiles.make)
 
@@ -93,11 +100,31 @@ class RotwRulesBase(Ruleset[RotwState]):
         return self._offset[h]
 
     def hex_name(self, h: Hex) -> str:
+        """A city by its name, another hex by its terrain and the nearest city:
+        "the mountain north-east of Pittsburgh", "the plain 2 hexes west of Chicago"."""
         city = self._city_at.get(h)
         if city is not None:
             return city.name
-        col, row = self._offset[h]
-        return f"hex {col},{row}"
+        terrain = TERRAIN_WORDS.get(self._terrain[h], self._terrain[h])
+        return f"the {terrain} {near(hex_point(h, self.map.orientation), self._places, 'hex')}"
+
+    def way_name(self, h: Hex, to: Hex) -> str:
+        """The way from ``h`` into its neighbour ``to``: "into Detroit" for a city, else
+        the compass direction and the city lying that way ("toward Detroit, north-east")."""
+        city = self._city_at.get(to)
+        if city is not None:
+            return f"into {city.name}"
+        o = self.map.orientation
+        return toward(hex_point(h, o), hex_point(to, o), self._places)
+
+    def side_name(self, h: Hex, side: Hex) -> str:
+        """Which side of ``h`` its neighbour ``side`` lies on: "from Chicago" for a city,
+        else "from the south-west"."""
+        city = self._city_at.get(side)
+        if city is not None:
+            return f"from {city.name}"
+        o = self.map.orientation
+        return f"from the {compass(hex_point(h, o), hex_point(side, o))}"
 
     def city_name(self, city: str) -> str:
         """A city by its id, or any hex by the board's "column,row"."""

@@ -5,24 +5,28 @@ shifted half a hex to the right (pointy tops), so that the whole of the Eastern
 United States (23 hexes by 24 rows) is in view at 120x40 with the game's panels
 under it (see ``CompactHexLayout``)::
 
-       .   .   .   ~       .   .   A ─Bbk  ~   ~   x
-     .   ~   .   .  Rrbp A ─ A ─ A   .      Kry      ~
-       ~   .   .   .   ~   .   .   .   .  +G    ^_# ^
+        .   .   .   ~       .   .   . DETp  ~  ╱B╱  x       ~
+      .   ~   .   . CHIyk─B ─ B ─ B ─ B╱    CLE0      ~   .
+        ~   .   .   .   ~   .   .   .   .   .   .   .   .   ^_  ~
+      .   .   .   .   .   .   .   . PITk…╌a ╌ a ╌ .+  ^_# ^
 
 Everything that carries meaning has a glyph or a letter as well as a colour, so
-the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
+the board reads in 16 colours and with NO_COLOR (a city's colour, which only
+its chip shows, is also on the cursor line):
 
 * ``.`` open country, ``~`` water, ``^`` mountain, ``x`` a partial hex (no track)
-* ``Rybk`` a city: its colour as a capital in reverse video (R red, Y yellow,
-  B blue, K black, P purple, G gray), then its goods cubes as small letters,
-  each in its colour (``…`` after two when there are more than three);
-  ``R0``: the city was emptied and holds an empty-city marker
+* ``CHIyb`` a city: its three-letter code as a chip of its colour, in reverse
+  video (its full name is on the cursor line), then its goods cubes as small
+  letters, each in its colour (r red, y yellow, b blue, k black, p purple;
+  ``…`` after one when there are more than two); ``CHI0``: the city was
+  emptied and holds an empty-city marker
 * ``#`` a ridge on the side between two hexes of a row; ``_`` (or an
   underline) a ridge on the side below it, between two rows
-* a player's letter in a hex: their track; ``─`` in their colour: the track
-  crosses the side between two hexes of a row (at the open end of a link:
-  the way it heads); two letters: a crossing; underlined: a link not
-  finished yet
+* a player's letter in a hex: their track tile; ``─`` (between two hexes of a
+  row, or into a city beside it), ``╱`` and ``╲`` (up or down a row): the way
+  the track leaves the hex, so that a link can be followed from city to city;
+  ``<`` or ``>`` two ways out on one side; two letters: a crossing. A link not
+  finished yet is dotted (``╌ ⋰ ⋱``) and its letter small and underlined
 * ``+`` where the choice under way may go (a tile, a city); ``*`` the tile
   being laid, or the route of a delivery; reverse video: the cursor
 
@@ -37,7 +41,9 @@ Hexes are named as the rules name them, ``"column,row"``; that string is the
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
+from itertools import combinations
 from typing import Any, ClassVar
 
 from rich.style import Style
@@ -62,6 +68,12 @@ PATH_MARK = "*"
 WALL_GLYPH = " "
 SIDE_TRACK_GLYPH = "─"
 CROSSING_GLYPH = "┼"
+# Track between two hexes: (in a row, up-right or down-left, up-left or down-right, two
+# ways out of one side of a hex) for a finished link, and dotted for one being built,
+# so that the two differ with no colour at all.
+COMPLETE_GLYPHS = ("─", "╱", "╲")
+INCOMPLETE_GLYPHS = ("╌", "⋰", "⋱")
+FORK_GLYPHS = {-1: "<", 1: ">"}
 MORE_CUBES = "…"
 EMPTIED_MARK = "0"
 
@@ -89,6 +101,45 @@ CUBE_STYLES = {colour: named(style) for colour, style in {
     "red": "bold bright_red", "yellow": "bold bright_yellow", "blue": "bold bright_blue",
     "black": "bold bright_white on black", "purple": "bold magenta",
 }.items()}
+
+
+def _words(name: str) -> list[str]:
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    words = ("".join(ch for ch in w if ch.isalpha()).upper() for w in plain.split())
+    return [w for w in words if w]
+
+
+def _code_candidates(name: str) -> Iterable[str]:
+    """Three-letter codes for a name, the likeliest first: CHI, STL, NYO, SLP, MEX."""
+    words = _words(name)
+    letters = "".join(words) or "XXX"
+    if len(words) >= 3:
+        yield "".join(w[0] for w in words[:3])
+    if len(words) == 2:
+        a, b = words
+        if a == "ST":  # St. Louis
+            yield a + b[0]
+        if b != "CITY":  # Mexico City is MEX
+            yield a[0] + b[:2]
+        yield a[:3]
+    yield (letters + "XX")[:3]
+    for i, j in combinations(range(1, len(letters)), 2):
+        yield letters[0] + letters[i] + letters[j]
+
+
+def city_codes(names: Sequence[str]) -> dict[str, str]:
+    """A three-letter code for each name, no two alike: names of two words or more
+    pick first (their codes are the least obvious), then the rest in the order given."""
+    codes: dict[str, str] = {}
+    for name in sorted(names, key=lambda n: len(_words(n)) < 2):
+        code = next((c for c in _code_candidates(name) if c not in codes.values()), None)
+        n = 1
+        while code is None:  # more alike names than letters: number them
+            code = f"{_words(name)[0][:1] or 'X'}{n:02d}"
+            code = None if code in codes.values() else code
+            n += 1
+        codes[name] = code
+    return codes
 
 
 def city_letter(colour: str) -> str:
@@ -123,8 +174,9 @@ def _chip_style(colour: str) -> Style:
 
 class RotwLayout(CompactHexLayout):
     """The compact hex layout with this game's marks: a city takes its two walls too
-    (its letter and up to three cubes need five cells), ridges between two rows are
-    marked in the upper hex's cell over the side, and a legend goes in the sea."""
+    (its code and two cubes need five cells; the cells either side, which its
+    neighbours leave free, join track into it), ridges between two rows are marked
+    in the upper hex's cell over the side, and a legend goes in the sea."""
 
     def __init__(self, game_map: Any) -> None:
         row_of = {h: game_map.offset_of(h)[1] for h in game_map.terrain}
@@ -139,11 +191,13 @@ class RotwLayout(CompactHexLayout):
             upper, lower = (a, b) if row_of[a] < row_of[b] else (b, a)
             ux, uy = self.centre[upper]
             self.ridge_below.add((ux + (1 if self.centre[lower][0] > ux else -1), uy))
-        # A city's cells: its walls, its letter and three cube slots.
+        # A city's cells: its walls, its code and two cube slots.
         self.city_cells: dict[Hex, Region] = {}
         for h in game_map.city_at:
             x, y = self.centre[h]
             self.city_cells[h] = Region(x - 2, y, 5, 1)
+        codes = city_codes([c.name for c in game_map.cities])
+        self.code_of: dict[Hex, str] = {h: codes[c.name] for h, c in game_map.city_at.items()}
         self.city_of_cell: dict[Cell, Hex] = {
             (x, r.y): h for h, r in self.city_cells.items() for x in range(r.x, r.right)}
         # The legend goes in the sea, or else beside the map.
@@ -187,12 +241,15 @@ LEGEND: list[tuple[str, str, str]] = [
     ("^", TERRAIN_GLYPHS["mountain"][1], "mountain  $4,000"),
     ("x", "dim", "no track"),
     ("# _", named("bold yellow"), "ridge   +$4,000"),
-    ("Ryb", "", "red city: y b cubes"),
-    ("R0", "", "emptied city"),
+    ("ABCyb", "", "city: y b cubes"),
+    ("ABCy…", "", "y and more cubes"),
+    ("ABC0", "", "emptied city"),
     ("A─A", "", "track of A"),
+    ("a╌a", "", "A's, unfinished"),
     ("+", "bold reverse", "may go here"),
 ]
-LEGEND_WIDTH = max(4 + len(text) for _, _, text in LEGEND)
+LEGEND_GLYPHS = 6  # the glyph column
+LEGEND_WIDTH = max(LEGEND_GLYPHS + len(text) for _, _, text in LEGEND)
 
 _LAYOUTS: dict[str, RotwLayout] = {}
 
@@ -243,6 +300,22 @@ class RotwBoard(BoardBase):
     GameScreen.game-railways-of-the-world.narrow #log { height: 3; }
     GameScreen.game-railways-of-the-world.narrow #ap-options { height: auto; max-height: 8; }
     GameScreen.game-railways-of-the-world.narrow.short #ap-options { max-height: 4; }
+    /* the demo and the history viewers: the whole map on top as well (beside the
+       narration it was cut at its right), the players and the narration under it */
+    ViewerScreen.game-railways-of-the-world #v-main { layout: vertical; }
+    ViewerScreen.game-railways-of-the-world #board-box { width: 100%; height: auto;
+                                                         max-height: 75%; border: none; }
+    ViewerScreen.game-railways-of-the-world #board { height: auto; max-height: 100%; }
+    ViewerScreen.game-railways-of-the-world #rotw-track { border-top: none; }
+    ViewerScreen.game-railways-of-the-world #v-side { width: 100%; height: 1fr;
+                                                      layout: horizontal; }
+    ViewerScreen.game-railways-of-the-world #v-players { width: 54; height: 100%; }
+    ViewerScreen.game-railways-of-the-world #v-narration { width: 1fr; height: 100%; }
+    ViewerScreen.game-railways-of-the-world.narrow #board-box { height: 1fr; max-height: 100%; }
+    ViewerScreen.game-railways-of-the-world.narrow #board { height: 1fr; }
+    ViewerScreen.game-railways-of-the-world.narrow #v-side { height: 9; layout: vertical; }
+    ViewerScreen.game-railways-of-the-world.narrow #v-players { width: 100%; }
+    ViewerScreen.game-railways-of-the-world.narrow #v-narration { width: 100%; }
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -284,7 +357,7 @@ class RotwBoard(BoardBase):
         if lay.legend_at is not None:
             x0, y0 = lay.legend_at
             for i, (_, _, text) in enumerate(LEGEND):
-                regions[f"legend {i}"] = Region(x0, y0 + i, 4 + len(text), 1)
+                regions[f"legend {i}"] = Region(x0, y0 + i, LEGEND_GLYPHS + len(text), 1)
         return regions
 
     def hex_text(self, city: str) -> str:
@@ -318,7 +391,7 @@ class RotwBoard(BoardBase):
         if row != y:
             return ()
         if h in self.layout_.city_cells:
-            return (x - 1, x, x + 1, x + 2)
+            return (x - 2, x - 1, x, x + 1, x + 2)
         return (x - 1, x, x + 1)
 
     def _cursor_style(self, style: Style) -> Style:
@@ -344,29 +417,23 @@ class RotwBoard(BoardBase):
         path = {lay.hex_of[i] for i in self.path if i in lay.hex_of}
         # The track in each hex, in the order it was laid, and the sides it crosses.
         tracks: dict[Hex, list[tuple[str, Style]]] = {}
+        conns: dict[Hex, dict[int, tuple[str, Style]]] = {}
         if state is not None:
             for link in state.links.values():
-                letter, pstyle = self._letter(link.owner)
-                if not link.complete:
-                    pstyle = pstyle + UNDERLINE
-                hexes = [self.ruleset.city_hex(link.start), *link.tiles, link.toward]
-                for a, b in zip(hexes, hexes[1:], strict=False):
-                    if a is None or b is None:
-                        continue
-                    cell = lay.side_cell.get((a, b) if a <= b else (b, a))
-                    if cell is not None and cell in lay.walls:
-                        chars[cell[1]][cell[0]], styles[cell[1]][cell[0]] = SIDE_TRACK_GLYPH, pstyle
+                self._link_sides(link, conns, chars, styles)
             for h, ids in state.hex_links.items():
                 tracks[h] = []
                 for i in ids:
                     letter, pstyle = self._letter(state.links[i].owner)
-                    tracks[h].append((letter, pstyle if state.links[i].complete
-                                      else pstyle + UNDERLINE))
+                    # A link being built: its owner's letter small and underlined.
+                    tracks[h].append((letter, pstyle) if state.links[i].complete
+                                     else (letter.lower(), pstyle + UNDERLINE))
         for h in lay.centre:
-            if h in m.city_at:
-                self._draw_city(h, h in highlighted, chars, styles)
-                continue
-            self._draw_hex(h, tracks.get(h, []), h in highlighted, h in path, chars, styles)
+            if h not in m.city_at:
+                self._draw_hex(h, tracks.get(h, []), conns.get(h, {}), h in highlighted,
+                               h in path, chars, styles)
+        for h in m.city_at:
+            self._draw_city(h, h in highlighted, chars, styles)
         for x, y in lay.ridge_below:
             if chars[y][x] == " ":
                 chars[y][x], styles[y][x] = RIDGE_BELOW_GLYPH, RIDGE
@@ -376,12 +443,54 @@ class RotwBoard(BoardBase):
             self._draw_legend(lay.legend_at, chars, styles)
         self._scene = [list(zip(cr, sr, strict=True)) for cr, sr in zip(chars, styles, strict=True)]
 
-    def _draw_hex(self, h: Hex, here: list[tuple[str, Style]], legal: bool, on_path: bool,
+    def _link_sides(self, link: Any, conns: dict[Hex, dict[int, tuple[str, Style]]],
+                    chars: list[list[str]], styles: list[list[Style]]) -> None:
+        """Where a link crosses from hex to hex: the wall between two tiles of a row, or
+        the cell of a tile toward its neighbour (into a city, or up or down a row).
+
+        The city a link starts or ends in is joined to it by the cell of the tile next
+        to it; at the open end of a link being built only its last tile shows the way.
+        """
+        lay = self.layout_
+        cities = lay.map.city_at
+        _, pstyle = self._letter(link.owner)
+        glyphs = COMPLETE_GLYPHS if link.complete else INCOMPLETE_GLYPHS
+
+        def put(h: Hex, dx: int, glyph: str) -> None:
+            here = conns.setdefault(h, {})
+            old = here.get(dx)
+            if old is not None and old[0] != glyph:
+                glyph = FORK_GLYPHS[dx]
+            here[dx] = (glyph, pstyle)
+
+        hexes = [self.ruleset.city_hex(link.start), *link.tiles, link.toward]
+        for a, b in zip(hexes, hexes[1:], strict=False):
+            if a is None or b is None:
+                continue
+            (ax, ay), (bx, by) = lay.centre[a], lay.centre[b]
+            if ay == by and a not in cities and b not in cities:
+                cell = lay.side_cell.get((a, b) if a <= b else (b, a))
+                if cell is not None and cell in lay.walls:
+                    chars[cell[1]][cell[0]], styles[cell[1]][cell[0]] = glyphs[0], pstyle
+                continue
+            for h, (hx, hy), (ox, oy) in ((a, (ax, ay), (bx, by)), (b, (bx, by), (ax, ay))):
+                if h in cities or (h == link.toward and h not in link.tiles):
+                    continue
+                dx = 1 if ox > hx else -1
+                if oy == hy:
+                    put(h, dx, glyphs[0])
+                else:
+                    put(h, dx, glyphs[1] if (dx == 1) == (oy < hy) else glyphs[2])
+
+    def _draw_hex(self, h: Hex, here: list[tuple[str, Style]],
+                  conn: dict[int, tuple[str, Style]], legal: bool, on_path: bool,
                   chars: list[list[str]], styles: list[list[Style]]) -> None:
-        """A hex that is not a city: its terrain or track in the middle, marks either side.
+        """A hex that is not a city: its terrain or track in the middle, the ways its
+        track goes out either side, marks where there is room.
 
         A cell next to a city's walls never takes a letter or a mark, so nothing runs
         into the city: the letters of a crossing and the marks move to the middle.
+        Only the track into the city is drawn there.
         """
         lay = self.layout_
         x, y = lay.centre[h]
@@ -401,6 +510,11 @@ class RotwBoard(BoardBase):
                 free = []
             else:
                 cells[x] = here[0]
+        for dx, way in conn.items():
+            if x + dx not in cells:
+                cells[x + dx] = way
+                if x + dx in free:
+                    free.remove(x + dx)
         for mark, wanted, style in ((LEGAL_MARK, legal, LEGAL), (PATH_MARK, on_path, PATH)):
             if not wanted:
                 continue
@@ -414,27 +528,37 @@ class RotwBoard(BoardBase):
 
     def _draw_city(self, h: Hex, legal: bool, chars: list[list[str]],
                    styles: list[list[Style]]) -> None:
-        """``+Rybk``: legal mark, the city's letter, its cubes (``…`` past three)."""
+        """``CHIyb``: the city's code as a chip of its colour, then its goods cubes
+        (``…`` after one when there are more than two); ``+`` beside it where it may
+        be chosen."""
         lay = self.layout_
         city = lay.map.city_at[h]
         state = self.state
         x, y = lay.centre[h]
         colour = state.colour[city.id] if state is not None else city.colour
+        chip = _chip_style(colour)
+        for i, ch in enumerate(lay.code_of[h]):
+            chars[y][x - 2 + i], styles[y][x - 2 + i] = ch, chip
         if legal:
-            chars[y][x - 2], styles[y][x - 2] = LEGAL_MARK, LEGAL
-        chars[y][x - 1], styles[y][x - 1] = city_letter(colour), _chip_style(colour)
+            spot = next((c for c in (x - 3, x + 3) if 0 <= c < lay.width
+                         and chars[y][c] == " "), None)
+            if spot is not None:
+                chars[y][spot], styles[y][spot] = LEGAL_MARK, LEGAL
+            else:
+                for c in range(x - 2, x + 1):
+                    styles[y][c] = styles[y][c] + UNDERLINE
         slots: list[tuple[str, Style]]
         if state is None:
             slots = [(str(min(city.cubes, 9)), STYLE("bold"))] if city.cubes else []
         else:
             slots = [(city_letter(c).lower(), STYLE(CUBE_STYLES.get(c, "bold")))
                      for c, k in state.cubes[city.id].items() for _ in range(k)]
-            if len(slots) > 3:
-                slots = [*slots[:2], (MORE_CUBES, STYLE("bold"))]
+            if len(slots) > 2:
+                slots = [slots[0], (MORE_CUBES, STYLE("bold"))]
             if not slots and city.id in state.markers:
                 slots = [(EMPTIED_MARK, EMPTIED)]
         for i, (ch, st) in enumerate(slots):
-            chars[y][x + i], styles[y][x + i] = ch, st
+            chars[y][x + 1 + i], styles[y][x + 1 + i] = ch, st
 
     def _draw_legend(self, at: tuple[int, int], chars: list[list[str]],
                      styles: list[list[Style]]) -> None:
@@ -442,17 +566,22 @@ class RotwBoard(BoardBase):
         for i, (glyph, gstyle, text) in enumerate(LEGEND):
             y = y0 + i
             cells: list[tuple[str, Style]] = []
-            if glyph == "Ryb":
-                cells = [("R", _chip_style("red")), ("y", STYLE(CUBE_STYLES["yellow"])),
-                         ("b", STYLE(CUBE_STYLES["blue"]))]
-            elif glyph == "R0":
-                cells = [("R", _chip_style("red")), (EMPTIED_MARK, EMPTIED)]
-            elif glyph == "A─A":
+            red = _chip_style("red")
+            if glyph == "ABCyb":
+                cells = [(ch, red) for ch in "ABC"] + [
+                    ("y", STYLE(CUBE_STYLES["yellow"])), ("b", STYLE(CUBE_STYLES["blue"]))]
+            elif glyph == "ABCy…":
+                cells = [(ch, red) for ch in "ABC"] + [
+                    ("y", STYLE(CUBE_STYLES["yellow"])), (MORE_CUBES, STYLE("bold"))]
+            elif glyph == "ABC0":
+                cells = [(ch, red) for ch in "ABC"] + [(EMPTIED_MARK, EMPTIED)]
+            elif glyph in ("A─A", "a╌a"):
                 pstyle = STYLE(player_style(0))
-                cells = [("A", pstyle), (SIDE_TRACK_GLYPH, pstyle), ("A", pstyle)]
+                ends = pstyle if glyph == "A─A" else pstyle + UNDERLINE
+                cells = [(glyph[0], ends), (glyph[1], pstyle), (glyph[2], ends)]
             else:
                 cells = [(ch, STYLE(gstyle) if ch != " " else PLAIN) for ch in glyph]
-            cells += [(" ", PLAIN)] * (4 - len(cells))
+            cells += [(" ", PLAIN)] * (LEGEND_GLYPHS - len(cells))
             cells += [(ch, DIM) for ch in text]
             for dx, (ch, st) in enumerate(cells):
                 chars[y][x0 + dx], styles[y][x0 + dx] = ch, st
@@ -509,10 +638,11 @@ class RotwTrack(BoardPanel):
         text = Text("Cursor ", style="bold")
         if h is None:
             return text
-        text.append(f"{city}  ")
         place = m.city_at.get(h)
         if place is not None:
             colour = state.colour[place.id]
+            text.append(board_layout(rules).code_of[h], style=_chip_style(colour))
+            text.append(" ")
             text.append(place.name, style="bold")
             text.append(f", {colour} city", style=CITY_STYLES.get(colour, ""))
             cubes = [c for c, k in state.cubes[place.id].items() for _ in range(k)]
@@ -530,7 +660,7 @@ class RotwTrack(BoardPanel):
             return text
         terrain = m.terrain[h]
         cost = TERRAIN_COSTS.get(terrain)
-        text.append(terrain)
+        text.append(rules.hex_name(h))
         if cost is not None:
             text.append(f" {money(cost)}", style="dim")
         ridges = sum(1 for k in m.ridges if h in k)

@@ -73,9 +73,11 @@ class RotwUI(GameUI):
     def lay_label(self, state: RotwState, a: LayTrack) -> str:
         cost, ridges = self.tile_cost(state, a)
         ridge = f" incl. {plural(ridges, 'ridge')}" if ridges else ""
-        h = self.ruleset.hex_at(*a.exit)
-        ends = " (completes the link)" if h in self.ruleset.map.city_at else ""
-        return (f"from {self.hex_name(a.entry)} toward {self.hex_name(a.exit)}{ends}: "
+        rules = self.ruleset
+        h, entry, exit_ = (rules.hex_at(*a.hex), rules.hex_at(*a.entry), rules.hex_at(*a.exit))
+        assert h is not None and entry is not None and exit_ is not None
+        ends = " (completes the link)" if exit_ in rules.map.city_at else ""
+        return (f"{rules.side_name(h, entry)}, {rules.way_name(h, exit_)}{ends}: "
                 f"{money(cost)}{ridge}{self.bonds_note(state, a.seat, cost)}")
 
     def route_label(self, state: RotwState, a: Deliver, names: Sequence[str]) -> str:
@@ -119,15 +121,30 @@ class RotwUI(GameUI):
 
     # ------------------------------------------------------------ choice trees
     def choices(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Choice]:
+        """Every place is chosen on the board: a tile's hex, then the hex it heads
+        into; a delivery's city, its cube (a list), then the city it goes to. A list
+        of the ways that end alike follows only where there is more than one (a tile
+        that two links could take; two routes to one city)."""
         out: list[Choice] = []
+        lays = [a for a in prompt.choices if isinstance(a, LayTrack)]
+        ways: dict[tuple[str, str], int] = {}
+        for a in lays:
+            pair = (hex_id(*a.hex), hex_id(*a.exit))
+            ways[pair] = ways.get(pair, 0) + 1
+        routes: dict[tuple[str, str, str], int] = {}
+        for a in prompt.choices:
+            if isinstance(a, Deliver):
+                ends = (a.city, a.colour, self._destination(state, a))
+                routes[ends] = routes.get(ends, 0) + 1
         for a in prompt.choices:
             if isinstance(a, LayTrack):
-                h = self.ruleset.hex_at(*a.hex)
-                assert h is not None
-                terrain = self.ruleset.map.terrain[h]
-                out.append(Choice(
-                    [hex_id(*a.hex), f"{hex_id(*a.entry)}>{hex_id(*a.exit)}"],
-                    [f"Tile on {self.hex_name(a.hex)} ({terrain})", self.lay_label(state, a)], a))
+                pair = (hex_id(*a.hex), hex_id(*a.exit))
+                label = self.lay_label(state, a)
+                keys, labels = list(pair), [f"Tile on {self.hex_name(a.hex)}", label]
+                if ways[pair] > 1:
+                    keys.append(hex_id(*a.entry))
+                    labels.append(label)
+                out.append(Choice(keys, labels, a))
             elif isinstance(a, Urbanize):
                 c = self.ruleset.map.city_by_id[a.city]
                 left = state.tiles_left[a.colour]
@@ -136,10 +153,15 @@ class RotwUI(GameUI):
             elif isinstance(a, Deliver):
                 c = self.ruleset.map.city_by_id[a.city]
                 here = "".join(city_letter(k) * n for k, n in state.cubes[a.city].items())
-                out.append(Choice(
-                    [hex_id(c.col, c.row), a.colour, ",".join(a.links)],
-                    [f"{c.name}, cubes {here}", f"a {a.colour} cube ({city_letter(a.colour)})",
-                     self.route_label(state, a, names)], a))
+                to = self._destination(state, a)
+                route = self.route_label(state, a, names)
+                keys = [hex_id(c.col, c.row), a.colour, self._city_hex(to)]
+                labels = [f"{c.name}, cubes {here}", f"a {a.colour} cube ({city_letter(a.colour)})",
+                          route]
+                if routes[(a.city, a.colour, to)] > 1:
+                    keys.append(",".join(a.links))
+                    labels.append(route)
+                out.append(Choice(keys, labels, a))
             elif isinstance(a, EndBuild):
                 out.append(Choice([END_KEY], ["End the build  (e)"], a))
             elif isinstance(a, Cancel):
@@ -155,23 +177,30 @@ class RotwUI(GameUI):
         if state.step is Step.BUILD:
             b = state.building
             so_far = f"{b.laid}/{MAX_TILES} tiles, {money(b.cost)}" if b else ""
+            if len(prefix) > 1:
+                return f"Build ({so_far}): which link does the tile carry on?"
             if prefix:
-                return f"Build ({so_far}): which way does the tile go?"
+                return f"Build ({so_far}): which way does the tile go? Point at a + hex"
             return f"Build ({so_far}): the next tile goes on a + hex"
         if state.step is Step.URBANIZE:
             return "Urbanize: which gray city?" if not prefix else "Which New City tile?"
         if state.step is Step.DELIVER:
-            return ["Deliver from which city?", "Which cube?", "Which route?"][min(len(prefix), 2)]
+            return ["Deliver from which city?", "Which cube?", "To which city? Point at a + city",
+                    "Which route?"][min(len(prefix), 3)]
         p = state.players[prompt.seat]
         return (f"Round {state.round}: {money(p.cash)}, {plural(p.bonds, 'bond')}, "
                 f"engine {p.engine}")
 
     def board_level(self, state: Any, prompt: Prompt, prefix: list[str]) -> bool:
-        if prefix:
-            return False
+        # The places: a tile's hex and the hex it heads into, a gray city, the city a
+        # cube leaves and the city it goes to.
         if state.step is Step.BUILD:
-            return any(isinstance(a, LayTrack) for a in prompt.choices)
-        return state.step in (Step.URBANIZE, Step.DELIVER)
+            return len(prefix) < 2 and any(isinstance(a, LayTrack) for a in prompt.choices)
+        if state.step is Step.URBANIZE:
+            return not prefix
+        if state.step is Step.DELIVER:
+            return len(prefix) in (0, 2)
+        return False
 
     def highlight(self, state: Any, prompt: Prompt, prefix: list[str], option: str | None) -> Highlight:
         rules = self.ruleset
@@ -192,11 +221,15 @@ class RotwUI(GameUI):
                 routes = [a for a in dels if self._city_hex(a.city) == prefix[0]
                           and a.colour == prefix[1]]
                 ends = {self._city_hex(self._destination(state, a)) for a in routes}
+                if len(prefix) > 2:  # one of the routes to the city pointed at
+                    routes = [a for a in routes
+                              if self._city_hex(self._destination(state, a)) == prefix[2]]
                 path: list[str] = []
                 for a in routes:
-                    if option == ",".join(a.links):
+                    if option in (",".join(a.links), self._city_hex(self._destination(state, a))):
                         path = [hex_id(*rules.offset(h)) for k in a.links
                                 for h in state.links[k].tiles]
+                        break
                 return Highlight(cities=sorted(ends), path=path)
         return Highlight()
 
