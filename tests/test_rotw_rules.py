@@ -481,7 +481,8 @@ def test_a_tile_continues_the_own_link_whose_open_end_points_into_it(
     assert data.state == game.state
     # A tile from (6, 15) into a hex neither open end faces continues nothing.
     again, _ = two_open_ends_in_one_hex(mexico, same_owner=True)
-    assert_refused(again, lay(1, [(6, 15), (6, 14), (6, 13)]), IllegalAction, "points into")
+    assert_refused(again, lay(1, [(6, 15), (6, 14), (6, 13)]), IllegalAction,
+                   "your links' open ends at")
 
 
 def test_in_edition_1_the_tile_went_on_the_first_own_link_ending_there(

@@ -223,9 +223,11 @@ class BuildPhase(RotwPhase):
                 if not own:
                     return (f"that incomplete link belongs to {rules._name(state, ends[0].owner)}; "
                             "you can extend only your own")
+                at = rules.hex_name(entry)
+                said = (f"the link's open end at {at} points" if len(own) == 1
+                        else f"your links' open ends at {at} point")
                 faced = " or ".join(rules.hex_name(k.toward) for k in own)
-                return (f"the open end at {rules.hex_name(entry)} points into {faced}, "
-                        f"not {rules.hex_name(h)}")
+                return f"{said} into {faced}, not {rules.hex_name(h)}"
             if link.owner != seat:
                 return (f"that incomplete link belongs to {rules._name(state, link.owner)}; "
                         "you can extend only your own")
