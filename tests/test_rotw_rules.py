@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import pytest
 from rotw_support import (
     GUA,
@@ -412,6 +415,96 @@ def test_extend_your_own_incomplete_link_later_not_another_players(
     assert link.complete
     assert link.tiles == [hx(mexico, (6, 15)), hx(mexico, (7, 14)), hx(mexico, (7, 13))]
     assert link.end == city_at(mexico, SLU)
+
+
+def two_open_ends_in_one_hex(rules: RailwaysOfTheWorldRules, same_owner: bool,
+                             edition: int | None = None) -> tuple[Game, LayTrack]:
+    """After an auction everyone passes (Bob plays first, then Cat, then Ann), Bob's
+    link from Guadalajara ends in (6, 15) facing (7, 14); then a link from León, Bob's
+    own or Cat's, ends in the same hex facing (6, 16). Its owner has chosen to build
+    again, and the tile listed to continue the León link from (6, 15) onto (6, 16)
+    (toward (6, 17)) is returned with the game. Every step is in the record."""
+    game = start_game(rules)
+    if edition is not None:
+        game = Game.replay(rules, game.record.model_copy(update={"rules_edition": edition}))
+    everyone_passes(game)
+    state: RotwState = game.state
+    assert state.order == [1, 2, 0]
+    second = 1 if same_owner else 2
+
+    def play(seat: int, *actions: Any) -> None:
+        while state.to_act() != seat:
+            game.apply(PassAction(seat=state.to_act()))
+        for action in actions:
+            game.apply(action)
+
+    play(1, choose(1, "build"), lay(1, [GUA, (6, 15), (7, 14)]), EndBuild(seat=1))
+    play(second, choose(second, "build"), lay(second, [LEO, (6, 15), (6, 16)]),
+         EndBuild(seat=second))
+    play(second, choose(second, "build"))
+    prompt = game.prompt()
+    assert prompt is not None and prompt.seat == second
+    (listed,) = [c for c in prompt.choices if isinstance(c, LayTrack) and c.entry == (6, 15)
+                 and c.exit == (6, 17)]
+    assert listed.hex == (6, 16)
+    return game, listed
+
+
+def link_hexes(rules: RailwaysOfTheWorldRules, state: RotwState) -> dict[str, list[tuple[int, int]]]:
+    return {k.id: [rules.offset(h) for h in k.tiles] for k in state.links.values()}
+
+
+def test_a_tile_continues_the_open_end_that_points_into_it_not_the_other_players(
+        mexico: RailwaysOfTheWorldRules) -> None:
+    game, listed = two_open_ends_in_one_hex(mexico, same_owner=False)
+    # Offered to Cat, and the same move sent as data (a remote seat, a saved game) is
+    # accepted too: it continues Cat's link, not Bob's whose end shares the hex.
+    form = json.loads(json.dumps(listed.model_dump(mode="json")))
+    assert game.check(form) == listed
+    assert_refused(game, lay(2, [(6, 15), (7, 14), (7, 13)]), IllegalAction, "belongs to Bob")
+    game.apply(form)
+    assert link_hexes(mexico, game.state) == {"L1": [(6, 15)], "L2": [(6, 15), (6, 16)]}
+    assert Game.replay(mexico, game.record).state == game.state
+
+
+def test_a_tile_continues_the_own_link_whose_open_end_points_into_it(
+        mexico: RailwaysOfTheWorldRules) -> None:
+    game, listed = two_open_ends_in_one_hex(mexico, same_owner=True)
+    form = json.loads(json.dumps(listed.model_dump(mode="json")))
+    assert game.check(form) == listed
+    data = Game.replay(mexico, game.record)
+    game.apply(listed)  # the very object listed
+    data.apply(form)  # the same move as data
+    # Both go on the León link (L2); the Guadalajara link keeps its one tile.
+    expected = {"L1": [(6, 15)], "L2": [(6, 15), (6, 16)]}
+    assert link_hexes(mexico, game.state) == link_hexes(mexico, data.state) == expected
+    assert data.state == game.state
+    # A tile from (6, 15) into a hex neither open end faces continues nothing.
+    again, _ = two_open_ends_in_one_hex(mexico, same_owner=True)
+    assert_refused(again, lay(1, [(6, 15), (6, 14), (6, 13)]), IllegalAction,
+                   "your links' open ends at")
+
+
+def test_in_edition_1_the_tile_went_on_the_first_own_link_ending_there(
+        mexico: RailwaysOfTheWorldRules) -> None:
+    """Saves from before the ruling replay as they were played: the tile went on the
+    seat's first incomplete link ending in the hex, Bob's Guadalajara link, which so
+    jumped across the crossing."""
+    game, listed = two_open_ends_in_one_hex(mexico, same_owner=True, edition=1)
+    assert game.state.rules_edition == game.record.rules_edition == 1
+    form = json.loads(json.dumps(listed.model_dump(mode="json")))
+    data = Game.replay(mexico, game.record)
+    game.apply(listed)
+    data.apply(form)
+    expected = {"L1": [(6, 15), (6, 16)], "L2": [(6, 15)]}
+    assert link_hexes(mexico, game.state) == link_hexes(mexico, data.state) == expected
+    assert Game.replay(mexico, game.record).state == game.state
+
+
+def test_a_game_started_now_is_edition_2(mexico: RailwaysOfTheWorldRules) -> None:
+    game = start_game(mexico)
+    assert mexico.edition == 2
+    assert game.record.rules_edition == game.state.rules_edition == 2
 
 
 def test_a_link_cannot_return_to_its_own_city(mexico: RailwaysOfTheWorldRules) -> None:

@@ -404,7 +404,8 @@ def test_a_record_from_a_newer_format_says_so() -> None:
 
 # ------------------------------------------------------------------ editions of the rules
 def test_new_records_name_the_edition_of_the_rules_they_are_played_under() -> None:
-    for game_id, edition in (("new-england", 2), ("paris-connection", 2), ("steel-driver", 1)):
+    for game_id, edition in (("new-england", 2), ("paris-connection", 2), ("steel-driver", 1),
+                            ("railways-of-the-world", 2)):
         ruleset = load_ruleset(game_id)
         assert ruleset.edition == edition
         game = Game.new(ruleset, parse_players("Ann,Bob,Cat"), 1)

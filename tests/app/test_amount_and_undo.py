@@ -14,7 +14,7 @@ from railgames.app.screens.game import GameScreen
 from railgames.app.widgets.amount import AmountBox
 from railgames.core.record import PlayerSpec
 from railgames.games.new_england.state import Step
-from tests.app.driving import run_async
+from tests.app.driving import run_async, screen_text
 
 SIZE = (120, 40)
 
@@ -117,12 +117,39 @@ async def test_the_amount_field_steps_and_submits_in_a_range_of_any_length() -> 
         box.focus()
         await pilot.press("pageup", "pageup", "plus", "enter")
         assert app.submitted == [22]
-        assert f"$1–${10**30}" in box.render().plain
+        assert f"$1–${10**30:,}" in box.render().plain
         huge, step = 10**29, 10**28
         box.configure("Bid", huge, huge + 15 * step, step, huge)
         await pilot.press("plus", "enter", "pagedown", "pagedown", "enter", "pageup", "pageup",
                           "enter")
         assert app.submitted[1:] == [huge + step, huge, huge + 15 * step]  # held within the range
+
+
+@run_async
+async def test_a_bid_reads_as_money_does_elsewhere_and_its_range_keeps_off_the_buttons() -> None:
+    """Railways of the World's bids are thousands: the field writes them as the log and
+    the panels do ("$26,000"), and the range goes after the number or, when that line is
+    too short, whole on a line of its own, never wrapped in under the + button."""
+    for size in ((80, 24), (120, 40)):
+        app = RailgamesApp(new_game={"game": "railways-of-the-world", "map": "rotw-mexico",
+                                     "players": [PlayerSpec(name=n) for n in ("Ann", "Bob", "Cat")],
+                                     "seed": 5}, bot_delay=0, handoff=False)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.press("2", "5", "0", "0", "0", "enter")  # Ann bids $25,000
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, GameScreen)
+            assert screen.session.game.record.actions[-1]["amount"] == 25_000
+            box = screen.query_one(AmountBox)
+            plus = screen.query_one("#ap-plus")
+            lines = box.render().plain.splitlines()
+            assert lines[0].startswith("Bid:  $26,000 ")
+            assert all(len(line) <= box.content_region.width for line in lines), (size, lines)
+            assert box.region.right <= plus.region.x and plus.region.y == box.region.y
+            text = screen_text(app).replace("\n", " ")
+            assert "(≥$26,000, steps of $1,000)" in text and "High bid $25,000 by Ann" in text
+            assert "$26000" not in text and "$1000" not in text
 
 
 def ann_and_two_bots(game: str, seed: int) -> RailgamesApp:

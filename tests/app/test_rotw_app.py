@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from railgames.app.boards import game_ui
 from railgames.app.main import RailgamesApp
 from railgames.app.saves import saves_dir
 from railgames.app.screens.game import GameScreen
@@ -12,7 +13,7 @@ from railgames.app.screens.game_over import GameOverScreen
 from railgames.app.screens.setup import SetupScreen
 from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec, load_record, save_record
-from railgames.core.simulate import bot_players, play_bot_game
+from railgames.core.simulate import bot_players, bots_for, play_bot_game, step_bot
 from railgames.games import load_ruleset, playable_games
 from railgames.games.railways_of_the_world.actions import (
     Choose,
@@ -21,7 +22,9 @@ from railgames.games.railways_of_the_world.actions import (
     LayTrack,
     PassAction,
     UpgradeEngine,
+    Urbanize,
 )
+from railgames.games.railways_of_the_world.board import RotwTrack
 from railgames.games.railways_of_the_world.bots import GreedyBot
 from railgames.games.railways_of_the_world.state import Step
 from tests.app.driving import run_async, screen_text
@@ -262,3 +265,41 @@ async def test_every_place_of_a_build_and_a_delivery_is_chosen_by_pointing() -> 
                                                        list(target.action.exit))
             else:
                 assert done["city"] == target.action.city
+def test_urbanizing_says_how_many_bonds_it_issues() -> None:
+    rules = load_ruleset(GAME, "rotw-mexico")
+    game = Game.new(rules, [PlayerSpec(name=n) for n in ("Ann", "Bob", "Cat")], 3)
+    while game.state.step is Step.AUCTION:
+        game.apply({"type": "pass_bid", "seat": game.state.to_act()})
+    ui, state, names = game_ui(rules), game.state, ["Ann", "Bob", "Cat"]
+    seat = state.to_act()
+    urbanize = Choose(seat=seat, action="urbanize")
+    assert urbanize in game.prompt().choices and state.players[seat].cash == 0
+    # $10,000 from nothing: two bonds of $5,000, said as the engine upgrade says its own.
+    assert ui.describe(state, urbanize, names) == "Urbanize a gray city, $10,000, issues 2 bonds"
+    state.players[seat].cash = 6000
+    assert ui.describe(state, urbanize, names).endswith("$10,000, issues 1 bond")
+    state.players[seat].cash = 10_000
+    assert "bond" not in ui.describe(state, urbanize, names)
+    state.players[seat].cash = 0
+    game.apply(urbanize)
+    prompt = game.prompt()
+    assert prompt.text.endswith("urbanize a gray city for $10,000, issuing 2 bonds")
+    tile = next(a for a in prompt.choices if isinstance(a, Urbanize))
+    assert ui.describe(state, tile, names).endswith(", $10,000, issues 2 bonds")
+
+
+def test_the_status_line_says_auction_while_the_next_turns_auction_is_on() -> None:
+    rules = load_ruleset(GAME, "rotw-mexico")
+    game = Game.new(rules, bot_players(3, "random"), 4)
+    bots = bots_for(game, 4)
+    track = RotwTrack(rules)
+    assert "Turn 1, auction" in track.markers_line(game.state).plain
+    while game.state.step is Step.AUCTION:
+        step_bot(game, bots)
+    assert "Turn 1, round 1 " in track.markers_line(game.state).plain
+    while game.state.turn == 1:
+        step_bot(game, bots)
+    state = game.state
+    assert state.step is Step.AUCTION and state.round == 3  # the last turn's round, kept
+    line = track.markers_line(state).plain
+    assert "Turn 2, auction" in line and "round" not in line

@@ -21,6 +21,12 @@ MAX_DIGITS = 9
 DIGITS = frozenset("0123456789")  # str.isdigit() would also let "²" through
 
 
+def grouped(digits: str) -> str:
+    """The digits in the field as every amount is written elsewhere: in groups of three
+    ("1,000"); nothing when the field is empty."""
+    return f"{int(digits):,}" if digits else ""
+
+
 class AmountBox(Widget, can_focus=True):
     DEFAULT_CSS = """
     AmountBox { height: 1; width: 1fr; min-width: 16; }
@@ -78,18 +84,39 @@ class AmountBox(Widget, can_focus=True):
         sign = "$" if money else ""
         text = Text()
         text.append(f"{self.label}: ", style="bold")
-        text.append(f" {sign}{self.text} ", style="reverse bold")
+        text.append(f" {sign}{grouped(self.text)} ", style="reverse bold")
         if not self._offered:
             text.append("▏", style="bold")
-        unit = "" if money else f" {self.unit}"
-        steps = f", steps of {sign}{self.step})" if self.step != 1 else ")"
-        if self.high is None:
-            text.append(f"  (≥{sign}{self.low}{unit}", style="dim")
-            text.append(steps, style="dim")
-        elif self.high >= self.low:
-            text.append(f"  ({sign}{self.low}–{sign}{self.high}{unit}", style="dim")
-            text.append(steps, style="dim")
+        # The range goes after the number if it fits on that line, else whole on a line
+        # of its own below (never wrapped into the buttons beside the field), shortened
+        # only if even that line is too narrow.
+        room = self.content_region.width if self.is_mounted else 0
+        hints = self._range_hints(sign, "" if money else f" {self.unit}")
+        if not room or text.cell_len + len("".join(hints[0])) <= room:
+            for part in hints[0]:
+                text.append(part, style="dim")
+            return text
+        for hint in hints:
+            line = "".join(hint).strip()
+            if len(line) <= room:
+                if line:
+                    text.append("\n" + line, style="dim")
+                break
         return text
+
+    def _range_hints(self, sign: str, unit: str) -> list[tuple[str, ...]]:
+        """What the field says of its range, in parts, from the whole of it to nothing."""
+        low = f"{sign}{self.low:,}"
+        if self.high is None:
+            span = f"  (≥{low}{unit}"
+        elif self.high >= self.low:
+            span = f"  ({low}–{sign}{self.high:,}{unit}"
+        else:
+            return [()]
+        if self.step == 1:
+            return [(span, ")"), ()]
+        step = f"{sign}{self.step:,}"
+        return [(span, f", steps of {step})"), (span, f", by {step})"), (span, ")"), ()]
 
     def on_key(self, event: events.Key) -> None:
         if event.character in DIGITS:

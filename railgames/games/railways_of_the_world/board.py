@@ -60,6 +60,7 @@ from railgames.core.hexgrid import Hex
 from railgames.games.railways_of_the_world.board_map import GRAY
 from railgames.games.railways_of_the_world.rules import RailwaysOfTheWorldRules, money
 from railgames.games.railways_of_the_world.state import RotwState
+from railgames.games.railways_of_the_world.terms import turn_and_round
 
 RIDGE_GLYPH = "#"
 RIDGE_BELOW_GLYPH = "_"
@@ -625,7 +626,7 @@ class RotwTrack(BoardPanel):
         text.append(f"{len(state.markers)}/{needed}", style="bold red" if state.end_turn else "bold")
         if state.end_turn is not None:
             text.append(f" (turn {state.end_turn} is the last)", style="red")
-        text.append(f"  Turn {state.turn}, round {state.round}  Bag {sum(state.bag.values())}")
+        text.append(f"  {turn_and_round(state)}  Bag {sum(state.bag.values())}")
         tiles = ", ".join(f"{city_letter(c)}{k}" for c, k in state.tiles_left.items() if k)
         text.append(f"  New cities {tiles or 'none'}", style="dim")
         return text

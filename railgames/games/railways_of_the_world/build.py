@@ -8,6 +8,7 @@ one may not) and lays it, paying for the terrain and the ridges crossed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from railgames.core.engine import Choices, Prompt
@@ -30,6 +31,16 @@ from railgames.games.railways_of_the_world.terms import (
 )
 
 _BUILD_RULES = (R.BUILD,)
+
+
+def continued(ends: Iterable[Link], h: Hex) -> Link | None:
+    """The link of ``ends`` (incomplete links whose open ends are in one hex) that a tile
+    on ``h`` continues: the one whose open end points into ``h``. No hex side carries two
+    tracks, so at most one does."""
+    for link in ends:
+        if link.toward == h:
+            return link
+    return None
 
 
 class BuildPhase(RotwPhase):
@@ -200,17 +211,26 @@ class BuildPhase(RotwPhase):
                 return (f"each tile must extend the link being built, from its open end at "
                         f"{rules.hex_name(link.tiles[-1])} into {rules.hex_name(link.toward)}")
         elif entry not in rules._city_at:
-            owned = [k for k in state.links.values() if not k.complete and k.tiles[-1] == entry]
-            if not owned:
+            ends = [k for k in state.links.values() if not k.complete and k.tiles[-1] == entry]
+            if not ends:
                 return (f"track must start at a city or at the open end of your own "
                         f"incomplete link; {rules.hex_name(entry)} is neither")
-            link = owned[0]
+            # A crossing can hold the open ends of two links: the tile continues the one
+            # whose open end points into its hex (ruling "two open ends in one hex").
+            link = continued(ends, h)
+            if link is None:
+                own = [k for k in ends if k.owner == seat]
+                if not own:
+                    return (f"that incomplete link belongs to {rules._name(state, ends[0].owner)}; "
+                            "you can extend only your own")
+                at = rules.hex_name(entry)
+                said = (f"the link's open end at {at} points" if len(own) == 1
+                        else f"your links' open ends at {at} point")
+                faced = " or ".join(rules.hex_name(k.toward) for k in own)
+                return f"{said} into {faced}, not {rules.hex_name(h)}"
             if link.owner != seat:
                 return (f"that incomplete link belongs to {rules._name(state, link.owner)}; "
                         "you can extend only your own")
-            if h != link.toward:
-                return (f"the link's open end at {rules.hex_name(entry)} points into "
-                        f"{rules.hex_name(link.toward)}, not {rules.hex_name(h)}")
         reason = self.tile_refusal(state, seat, entry, h, link)
         if reason is not None:
             return reason
@@ -259,7 +279,14 @@ class BuildPhase(RotwPhase):
         elif entry in city_at:
             link = None
             new_link = True
+        elif state.rules_edition >= 2:
+            link = continued((k for k in state.links.values()
+                              if not k.complete and k.tiles[-1] == entry), h)
+            assert link is not None  # the action was checked
         else:
+            # Edition 1 (saves made before the ruling "two open ends in one hex") put the
+            # tile on the seat's first incomplete link ending in ``entry``, wherever its
+            # open end pointed; such a save replays as it was played.
             link = next(k for k in state.links.values() if not k.complete and k.tiles[-1] == entry
                         and k.owner == seat)
         # As ``lay_cost``, the hexes being neighbours (the action was checked).

@@ -83,6 +83,9 @@ class RailwaysOfTheWorldRules(RotwRulesBase):
                             "(no auction)",
         "pass_pays_half": "Auction: dropping out pays half your bid; drop-outs set the order",
     }
+    # Edition 2: a tile continuing an incomplete link whose open end shares its hex with
+    # another's goes on the link whose open end points into it (ruling "two open ends").
+    edition: ClassVar[int] = 2
     map_model = RotwMap
     action_adapter = ACTION_ADAPTER
 
@@ -129,6 +132,7 @@ class RailwaysOfTheWorldRules(RotwRulesBase):
             step=Step.AUCTION,
             first=0,
             chance=chance,
+            rules_edition=self.edition_of(record),
         )
         fewer = 1 if n <= 3 else 0
         for city in self.map.cities:

@@ -103,6 +103,7 @@ class RotwState:
     end_turn: int | None = None  # the last turn, once the end is triggered
     opener: int = 0  # who opened this turn's auction (the previous First Player)
     options: dict[str, bool] = field(default_factory=dict)  # the auction variants chosen
+    rules_edition: int = 2  # the edition of the rules the game is played under (Ruleset.edition)
     chance: Chance = field(default_factory=lambda: Chance(0))
     log: list[Event] = field(default_factory=list)
     final: dict[str, dict[str, int]] | None = None
@@ -180,4 +181,4 @@ _COPIED_DICTS = ("bag", "colour", "tiles_left", "side_link", "delivered", "urban
 assert {f.name for f in fields(RotwState)} == {
     *_COPIED_DICTS, "players", "cubes", "order", "markers", "auction", "building", "links",
     "hex_links", "final", "chance", "log", "turn", "step", "first", "round", "cursor",
-    "next_link", "end_turn", "opener"}, "RotwState.__deepcopy__ must copy every field"
+    "next_link", "end_turn", "opener", "rules_edition"}, "RotwState.__deepcopy__ must copy every field"

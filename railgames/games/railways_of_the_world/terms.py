@@ -12,6 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar
 
 from railgames.core.engine import AmountInput, Choices, OpenAmount, Prompt
+from railgames.games.railways_of_the_world.state import Step
 
 BOND = 5000
 INTEREST = 1000
@@ -48,6 +49,15 @@ def plural(n: int, word: str) -> str:
 def where(state: Any) -> str:
     """The turn and round a prompt is asked in, as its step shows them."""
     return f"Turn {state.turn}, round {state.round} of {ROUNDS}"
+
+
+def turn_and_round(state: Any) -> str:
+    """The turn and the part of it being played, as the board's status line shows them: the
+    auction that opens a turn comes before its first round (the state keeps the last
+    turn's round number until the auction is over)."""
+    if state.step is Step.AUCTION:
+        return f"Turn {state.turn}, auction"
+    return f"Turn {state.turn}, round {state.round}"
 
 
 _PROMPT_FIELDS = ("seat", "step", "text", "choices", "amount", "help")

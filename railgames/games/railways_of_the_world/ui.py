@@ -101,14 +101,17 @@ class RotwUI(GameUI):
                     + self.route_label(state, action, names))
         if isinstance(action, Urbanize):
             return (f"Urbanize {self.ruleset.city_name(action.city)} with a {action.colour} "
-                    f"tile, {money(URBANIZE_COST)}")
+                    f"tile, {money(URBANIZE_COST)}"
+                    f"{self.bonds_note(state, action.seat, URBANIZE_COST)}")
         if isinstance(action, UpgradeEngine):
             cost = self.ruleset.map.engine_costs[action.level]
             return (f"Upgrade the engine to level {action.level}, {money(cost)}"
                     f"{self.bonds_note(state, action.seat, cost)}")
         if isinstance(action, Choose):
-            return {"build": "Build track", "urbanize": "Urbanize a gray city, $10,000",
-                    "deliver": "Deliver a goods cube"}[action.action]
+            if action.action == "urbanize":
+                return (f"Urbanize a gray city, {money(URBANIZE_COST)}"
+                        f"{self.bonds_note(state, action.seat, URBANIZE_COST)}")
+            return {"build": "Build track", "deliver": "Deliver a goods cube"}[action.action]
         if isinstance(action, PassAction):
             return "Pass this round"
         if isinstance(action, PassBid):

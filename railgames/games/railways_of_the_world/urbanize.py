@@ -15,7 +15,13 @@ from railgames.games.railways_of_the_world.actions import Urbanize
 from railgames.games.railways_of_the_world.base import RotwPhase
 from railgames.games.railways_of_the_world.board_map import CUBE_COLOURS, GRAY
 from railgames.games.railways_of_the_world.state import RotwState, Step
-from railgames.games.railways_of_the_world.terms import URBANIZE_COST, money, quick_prompt, where
+from railgames.games.railways_of_the_world.terms import (
+    URBANIZE_COST,
+    money,
+    plural,
+    quick_prompt,
+    where,
+)
 
 
 class UrbanizePhase(RotwPhase):
@@ -26,9 +32,11 @@ class UrbanizePhase(RotwPhase):
     def prompt(self, state: RotwState) -> Prompt | None:
         rules = self.rules
         seat = state.to_act()
+        bonds = rules.bonds_needed(state, seat, URBANIZE_COST)
+        issues = f", issuing {plural(bonds, 'bond')}" if bonds else ""
         return quick_prompt(seat=seat, step=where(state),
                             text=f"{rules._name(state, seat)}: urbanize a gray city for "
-                                 f"{money(URBANIZE_COST)}",
+                                 f"{money(URBANIZE_COST)}{issues}",
                             choices=[*self.choices(state, seat), rules._cancel_of[seat]])
 
     def choices(self, state: RotwState, seat: int) -> list[Urbanize]:
