@@ -39,6 +39,7 @@ from railgames.games.american_rails.board import (
     track_compact,
     track_text,
 )
+from railgames.games.american_rails.places import place_name
 from railgames.games.american_rails.rules import AmericanRailsRules
 from railgames.games.american_rails.state import ARState, Step
 
@@ -108,10 +109,8 @@ class AmericanRailsUI(GameUI):
             changes = ", ".join(f"{rules.company_name(k)} {'+' if v >= 0 else '-'}${abs(v)}"
                                 for k, v in outcome.income.items() if v)
             tail = f"; income {changes}" if changes else ""
-            city = rules.map.city_at.get(h)
-            where = city.name if city is not None else (
-                f"{rules.map.terrain[h].capitalize()} [{action.hex[0]},{action.hex[1]}]")
-            return f"{where}: ${outcome.cost}{tail}"
+            where = place_name(rules.map, h)
+            return f"{where[0].upper()}{where[1:]}: ${outcome.cost}{tail}"
         if isinstance(action, EndAction):
             return "Stop placing cubes" if state.step is Step.EXPAND else "Leave the action undone"
         if isinstance(action, PassBid):
@@ -192,7 +191,7 @@ class AmericanRailsUI(GameUI):
             return f"{key} is not one of the choices here (the highlighted places are)"
         h = rules.map.hex_of(col, row)
         if h not in rules.map.terrain:
-            return f"[{key}] is not on the map"
+            return "That place is not on the map"
         name = rules.hex_name(h)
         reason: str | None = None
         city = rules.map.city_at.get(h)
