@@ -117,3 +117,29 @@ def test_the_key_line_explains_the_values(tmp_path: Any) -> None:
     track = AmericanRailsTrack(rules_for(MAPS[0]))
     key = track.key_line().plain
     assert "alone" in key and "shared" in key and "developed" in key and "never" in key
+
+
+def test_the_end_key_says_the_same_in_the_footer_the_hint_and_the_list() -> None:
+    from railgames.app.boards import game_ui
+    from railgames.core.engine import Game
+    from railgames.core.simulate import bot_players, bots_for, step_bot
+    from railgames.games import descriptor
+    from railgames.games.american_rails.actions import EndAction
+
+    rules = rules_for(MAPS[0])
+    ui = game_ui(rules)
+    word = dict(descriptor(GAME).keys)["e"]
+    game = Game.new(rules, bot_players(3, "greedy"), 3)
+    bots = bots_for(game, 3)
+    steps: set[str] = set()
+    while not game.is_over() and len(game.record.actions) < 400:
+        prompt = game.prompt()
+        assert prompt is not None
+        ends = [a for a in prompt.choices if isinstance(a, EndAction)]
+        if ends:
+            steps.add(str(game.state.step))
+            names = [p.name for p in game.state.players]
+            assert [h.label for h in ui.hotkeys(game.state, prompt, names) if h.key == "e"] == [word]
+            assert ui.describe(game.state, ends[0], names).startswith(word)
+        step_bot(game, bots)
+    assert {"expand", "develop"} <= steps, steps

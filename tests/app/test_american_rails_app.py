@@ -197,7 +197,7 @@ async def test_at_80_by_24_the_choices_stay_in_view() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         text = screen_text(app)
-        assert "which company?" in text and "Stop placing cubes" in text
+        assert "which company?" in text and "End action: stop placing cubes" in text
         assert "Track  1 2 3" in text and "Inc. Treas" in text
 
 

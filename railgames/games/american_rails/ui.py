@@ -44,6 +44,7 @@ from railgames.games.american_rails.rules import AmericanRailsRules
 from railgames.games.american_rails.state import ARState, Step
 
 END_KEY = "end"
+END_WORD = "End action"  # the footer's word for e (game.py), in every step that offers it
 COMPANY_PREFIX = "co:"
 
 
@@ -71,6 +72,12 @@ class SideBySide:
 class AmericanRailsUI(GameUI):
     ruleset: AmericanRailsRules
     players_title = "Investors"
+
+    def __init__(self, ruleset: AmericanRailsRules) -> None:
+        super().__init__(ruleset)
+        # The company whose hexes the player last opened while expanding: the next cube
+        # of the same action offers it first, so Enter goes straight back to the board.
+        self.last_company: str | None = None
 
     # ------------------------------------------------------------ labels
     def company(self, company: str) -> str:
@@ -112,7 +119,9 @@ class AmericanRailsUI(GameUI):
             where = place_name(rules.map, h)
             return f"{where[0].upper()}{where[1:]}: ${outcome.cost}{tail}"
         if isinstance(action, EndAction):
-            return "Stop placing cubes" if state.step is Step.EXPAND else "Leave the action undone"
+            # The footer, the key line and this entry all say "End action" (the game's key word).
+            return (f"{END_WORD}: stop placing cubes" if state.step is Step.EXPAND
+                    else f"{END_WORD}: leave it undone")
         if isinstance(action, PassBid):
             return "Pass (out of this auction)"
         return super().describe(state, action, names)
@@ -121,7 +130,11 @@ class AmericanRailsUI(GameUI):
     def choices(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Choice]:
         rules = self.ruleset
         out: list[Choice] = []
-        for action in prompt.choices:
+        listed = list(prompt.choices)
+        if state.step is Step.EXPAND and state.expand_placed and self.last_company is not None:
+            last = self.last_company
+            listed.sort(key=lambda a: not (isinstance(a, PlaceCube) and a.company == last))
+        for action in listed:
             label = self.describe(state, action, names)
             if isinstance(action, (PlaceStart, Develop)):
                 h = rules.map.city_hex[action.city]
@@ -173,6 +186,8 @@ class AmericanRailsUI(GameUI):
                 company = option[len(COMPANY_PREFIX):]
             if company is None:
                 return Highlight()
+            if prefix:
+                self.last_company = company
             return Highlight(cities=[hex_id(*a.hex) for a in prompt.choices
                                      if isinstance(a, PlaceCube) and a.company == company],
                              path=[company])
@@ -211,7 +226,7 @@ class AmericanRailsUI(GameUI):
         keys: list[Hotkey] = []
         for action in prompt.choices:
             if isinstance(action, EndAction):
-                keys.append(Hotkey("e", "Stop" if state.step is Step.EXPAND else "Leave undone", action))
+                keys.append(Hotkey("e", END_WORD, action))
             elif isinstance(action, PassBid):
                 keys.append(Hotkey("p", "Pass", action))
         return keys
