@@ -143,3 +143,20 @@ def test_the_end_key_says_the_same_in_the_footer_the_hint_and_the_list() -> None
             assert ui.describe(game.state, ends[0], names).startswith(word)
         step_bot(game, bots)
     assert {"expand", "develop"} <= steps, steps
+
+
+def test_the_cursor_line_names_the_place_and_says_the_values_in_words() -> None:
+    from railgames.core.engine import Game
+    from railgames.core.simulate import bot_players
+    from railgames.games.american_rails.board import AmericanRailsTrack
+
+    rules = rules_for(MAPS[0])
+    state = Game.new(rules, bot_players(3, "greedy"), 1).state
+    m = rules.map
+    track = AmericanRailsTrack(rules)
+    chicago = m.city_by_id["CHI"]
+    line = track.hex_line(state, f"{chicago.col},{chicago.row}").plain
+    assert line == "Cursor CHI Chicago: $7 alone/$5 shared (never developed), no cubes"
+    col, row = chicago.col + 1, chicago.row
+    line = track.hex_line(state, f"{col},{row}").plain
+    assert line.startswith(f"Cursor {m.terrain[m.hex_of(col, row)].capitalize()} east of Chicago")

@@ -20,16 +20,18 @@ COORDINATES = re.compile(r"\[\d+, ?\d+\]|hex \d+,\d+")
 
 
 def record_at(step: str, seed: int = 5) -> Any:
-    """A greedy bots' game cut where the first seat (a person) is at ``step``."""
+    """A greedy bots' game cut where a person is first at ``step`` (with a choice to make);
+    the other seats stay bots."""
+    from railgames.core.engine import Game
     from railgames.core.simulate import bot_players, play_bot_game
     from tests.app.driving import first_index, truncated
 
     rules = load_ruleset(GAME)
     record = play_bot_game(rules, bot_players(3, "greedy"), seed).record.model_copy(deep=True)
-    record.players = [PlayerSpec(name="Ann"), PlayerSpec(name="Ada", kind="greedy"),
-                      PlayerSpec(name="Ben", kind="greedy")]
-    upto = first_index(record, lambda g: g.state.step == step and g.prompt().seat == 0
-                       and len(g.prompt().choices) > 2)
+    upto = first_index(record, lambda g: g.state.step == step and len(g.prompt().choices) > 2)
+    seat = Game.replay(rules, record, upto).prompt().seat
+    record.players = [PlayerSpec(name=name) if i == seat else PlayerSpec(name=name, kind="greedy")
+                      for i, name in enumerate(["Ann", "Ada", "Ben"])]
     return truncated(record, upto)
 
 
@@ -92,6 +94,7 @@ async def test_expanding_cube_after_cube_by_pointing_keeps_the_company() -> None
         screen = app.screen
         assert isinstance(screen, GameScreen)
         prompt = screen.session.prompt()
+        me = prompt.seat
         companies = list(dict.fromkeys(a.company for a in prompt.choices if isinstance(a, PlaceCube)))
         # The last company listed, so that keeping it is no accident of the order.
         company = companies[-1]
@@ -112,7 +115,7 @@ async def test_expanding_cube_after_cube_by_pointing_keeps_the_company() -> None
             assert len(actions_of(app)) == before + 1, f"cube {cube + 1} not placed"
             assert actions_of(app)[before]["company"] == company
             assert not COORDINATES.search(screen_text(app))
-            if screen.session.state.step != "expand" or screen.session.prompt().seat != 0:
+            if screen.session.state.step != "expand" or screen.session.prompt().seat != me:
                 break
             # The next cube: the list offers the same company first; Enter opens its hexes.
             options: Any = screen.panel.query_one("#ap-options")

@@ -118,17 +118,17 @@ def city_mark(rules: AmericanRailsRules, state: ARState | None, city: str) -> st
 
 
 def city_state(rules: AmericanRailsRules, state: ARState | None, city: str) -> str:
-    """What a city's values mean, in words: "$5 alone, $3 each shared, developed:
-    now $7 / $4" (the board shows them as ``53``, ``5/3`` or ``5^3``)."""
+    """What a city's values mean, in words: "$7 alone/$4 shared (developed)" (the board
+    shows them as ``53``, ``5/3`` or ``5^3``: the values before development)."""
     c = rules.map.city_by_id[city]
     full, shared = c.full, c.shared
     note = ""
     if c.never_develop:
-        note = ", never developed"
+        note = " (never developed)"
     elif state is not None and city in state.developed:
         full, shared = full + DEVELOP_FULL, shared + DEVELOP_SHARED
-        note = f", developed (+${DEVELOP_FULL} / +${DEVELOP_SHARED})"
-    return f"${full} alone, ${shared} each shared{note}"
+        note = " (developed)"
+    return f"${full} alone/${shared} shared{note}"
 
 
 class HexLayout:
@@ -581,9 +581,8 @@ class AmericanRailsTrack(BoardPanel):
             self.query_one("#ar-key", Static).update(self.key_line())
 
     def hex_line(self, state: ARState, city: str) -> Text:
-        """"Cursor Pittsburgh (PIT): $7 alone, $4 each shared, developed (+$2 / +$1),
-        cubes A N" and, while expanding,
-        the price and the changes of income a cube there would bring."""
+        """"Cursor PIT Pittsburgh: $7 alone/$4 shared (developed), cubes A N" and,
+        while expanding, the price and the changes of income a cube there would bring."""
         rules = self.ruleset
         m = rules.map
         col, row = (int(p) for p in city.split(","))
@@ -593,7 +592,7 @@ class AmericanRailsTrack(BoardPanel):
             return text
         place = m.city_at.get(h)
         if place is not None:
-            text.append(f"{place.name} ({city_code(place.id)})", style="bold")
+            text.append(f"{city_code(place.id)} {place.name}", style="bold")
             text.append(f": {city_state(rules, state, place.id)}")
         else:
             name = place_name(m, h)

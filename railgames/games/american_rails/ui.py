@@ -31,6 +31,7 @@ from railgames.games.american_rails.actions import (
 )
 from railgames.games.american_rails.board import (
     COMPANY_STYLES,
+    city_code,
     city_mark,
     companies_compact,
     companies_text,
@@ -86,7 +87,7 @@ class AmericanRailsUI(GameUI):
 
     def city(self, city: str) -> str:
         rules = self.ruleset
-        return f"{rules.city_name(city)} {city_mark(rules, None, city)}"
+        return f"{rules.city_name(city)} ({city_code(city)}) {city_mark(rules, None, city)}"
 
     def describe(self, state: Any, action: Any, names: Sequence[str]) -> str:
         rules = self.ruleset
