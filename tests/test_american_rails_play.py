@@ -137,6 +137,49 @@ def test_greedy_bot_starts_a_company_on_a_valuable_city(rules: AmericanRailsRule
     assert choice == PlaceStart(seat=0, city="NYC")
 
 
+def test_greedy_bot_bids_in_round_steps_up_to_its_limit() -> None:
+    bid = GreedyBot.bid_amount
+    assert bid(0, 10, 42) == 20  # much room: halfway towards the limit at once
+    assert bid(30, 31, 42) == 35  # little room: $5 more
+    assert bid(40, 41, 44) is None  # $5 more is beyond the limit: a pass, not a $1 raise
+    assert bid(0, 10, 9) is None
+    assert bid(0, 10, 12) == 10  # the opening bid is never under the rules' minimum
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_greedy_bots_raise_by_five_dollars_at_least_and_auctions_stay_short(
+        rules: AmericanRailsRules, players: int) -> None:
+    for seed in (1, 2):
+        game = Game.new(rules, bot_players(players, "greedy"), seed)
+        bots = bots_for(game, seed)
+        bids_this_auction = 0
+        while not game.is_over():
+            state = game.state
+            high = state.auction.high_bid if state.auction and state.auction.high_seat is not None else 0
+            before = len(game.record.actions)
+            step_bot(game, bots)
+            for raw in game.record.actions[before:]:
+                if raw["type"] == "bid":
+                    assert high == 0 or raw["amount"] >= high + 5, (seed, raw, high)
+                    bids_this_auction += 1
+                    high = raw["amount"]
+                elif raw["type"] != "pass_bid":
+                    bids_this_auction = 0
+                assert bids_this_auction <= 2 * players, f"seed {seed}: an auction of many small raises"
+
+
+def test_the_auction_rule_says_what_a_raise_must_be(rules: AmericanRailsRules) -> None:
+    """The opening bid is $10 or more; later bids need only top the high bid."""
+    from railgames.games.american_rails.rule_texts import AUCTION, RULEBOOK
+
+    game = start_game(rules, 3)
+    game.apply(game.prompt().choices[0])  # a share goes up
+    game.apply(Bid(seat=0, amount=10))
+    assert game.prompt().amount.min == 11  # the rules take a $1 raise
+    text = RULEBOOK[AUCTION].full
+    assert "(at least $10)" not in text and "$10 or more" in text and "$1" in text
+
+
 # ---------------------------------------------------------------- registration and the CLI
 def test_registered_for_the_cli_and_in_the_launcher() -> None:
     assert "american-rails" in GAMES

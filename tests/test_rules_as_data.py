@@ -45,7 +45,7 @@ DEMO_SHOWS = {
     },
     "american-rails": {
         "ar.setup", "ar.prep", "ar.auction", "ar.first_cube", "ar.track", "ar.develop", "ar.fund",
-        "ar.take_two", "ar.expand", "ar.income", "ar.dividend", "ar.end",
+        "ar.take_two", "ar.expand", "ar.income", "ar.dividend", "ar.end", "ar.leave_undone",
     },
 }
 

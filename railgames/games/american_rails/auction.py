@@ -94,7 +94,7 @@ class AuctionPhase(Phase[AmericanRailsBase, ARState]):
                     seat=seat, step="Preparation round",
                     text=f"{name} (${money}): choose the company whose first share goes up for auction",
                     choices=choices,
-                    help="You then bid first (at least $10) or pass. The winner pays the company, "
+                    help="You then bid first ($10 or more) or pass. The winner pays the company, "
                          "starts it on an empty city and picks the next company.")
             choices.append(EndAction(seat=seat))
             return Prompt(seat=seat, step="Auction a share",
@@ -116,8 +116,8 @@ class AuctionPhase(Phase[AmericanRailsBase, ARState]):
                 choices=[PassBid(seat=a.to_act)],
                 amount=AmountInput(action_type="bid", label="Bid", min=low, max=bidder.money,
                                    default=low),
-                help="Bid more than the high bid (at least $10), or pass: a player who passes is "
-                     "out of this auction.")
+                help="Bid more than the high bid (the first bid $10 or more), or pass: a player "
+                     "who passes is out of this auction.")
         # START
         company = state.auction.company if state.auction else ""
         return Prompt(

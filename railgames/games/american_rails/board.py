@@ -3,34 +3,40 @@
 Two drawings of the same map; the board takes the roomier one its width allows.
 
 *Compact* (62 by 36, what 120x40 shows whole): each hex two cells wide and two
-rows tall, three columns apart, odd rows shifted one column to the right::
+rows tall, three columns apart, odd rows shifted one column to the right; a city
+also takes the blank cell either side of it, for its code over its values::
 
-    42 ♣  85 ▲
-    AN    A2
+     ♣ PIT ▲  ♣
+       53AN
+    AN    L
 
-*Roomy* (81 by 36, from about 140 columns): each hex three cells wide, four
+*Roomy* (83 by 36, from about 140 columns): each hex three cells wide, four
 columns apart, odd rows shifted two columns, with the values apart::
 
-    4/2  ♣    8■5     ▲
-    A N       A N 4
+     ♣  NYC     ▲
+    A N 8■5AN   L
 
 Every mark has a glyph, a letter or a text style as well as a colour, so the
 board reads in 16 colours, with NO_COLOR and for colour-blind players:
 
-* ``42`` (``4/2``)  a city: full value, shared value. Compact: underlined once
-  developed (the marker is a house), italic if it is never developed. Roomy:
-  ``4^2`` once developed, ``8■5`` never developed
+* ``PIT``  a city, by its code (its id in the map file); the cursor line names it
+* ``53`` (``5/3``)  under the code, the city's values: what it adds to the income
+  of a company alone there, and of each of two or more. Compact: underlined
+  once developed (the marker is a house), italic if it is never developed.
+  Roomy: ``5^3`` once developed, ``8■5`` never developed. Then its cubes
 * ``.``  plains, ``♣`` forest, ``▲`` mountain
 * ``A N C M L R``  the companies' cubes, each its colour and letter; a hex
   with more cubes than fit shows the first letter(s) and how many more
-  (``A2``: an A cube and two others; ``AN4``)
-* reverse video on a hex's top row: a place the current step lets the player
-  choose; while expanding it shows the price of a cube of that company there
-  (``$5``, paid from its treasury; ``12`` from $10 in the compact drawing)
+  (``A2``: an A cube and two others)
+* reverse video on a hex's top row (a city's code): a place the current step lets
+  the player choose; while expanding it shows the price of a cube of that company
+  there (``$5``, paid from its treasury; ``12`` from $10 in the compact drawing), in
+  a city in place of its values
 * reverse video over a whole hex: the board cursor
 
 The line about the hex under the cursor (``AmericanRailsTrack``, in the side
-panel) says all of it in words: name, values, state, every cube, the price.
+panel) says all of it in words: name, values, state, every cube, the price; the
+help's "Reading the board" is the key to the marks.
 
 Hexes are named ``"column,row"``; that string is the ``city`` the board's
 ``CityChosen`` and ``CursorMoved`` messages carry.
@@ -53,6 +59,7 @@ from railgames.app.widgets.hex_layout import hex_id
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
 from railgames.games.american_rails.board_map import AmericanRailsMap
+from railgames.games.american_rails.places import place_name
 from railgames.games.american_rails.rules import (
     ACTION_TRACK,
     DEVELOP_FULL,
@@ -83,9 +90,15 @@ PLAIN = Style()
 # A place the current step lets the player choose (with its price while expanding).
 LEGAL = Style(bold=True, reverse=True)
 CITY = Style(bold=True)
+VALUES = Style(bold=True)
 # The compact drawing has no room for a mark between the values: a style tells.
 DEVELOPED_CITY = Style(bold=True, underline=True)
 NEVER_CITY = Style(bold=True, italic=True)
+
+
+def city_code(city: str) -> str:
+    """The short code a city is marked with on the board: its id ("PIT")."""
+    return city.upper()[:3]
 
 
 def company_chip(rules: AmericanRailsRules, company: str) -> Text:
@@ -105,14 +118,17 @@ def city_mark(rules: AmericanRailsRules, state: ARState | None, city: str) -> st
 
 
 def city_state(rules: AmericanRailsRules, state: ARState | None, city: str) -> str:
-    """A city's values and state in words: "5/3, developed (7/4 now)"."""
+    """What a city's values mean, in words: "$7 alone/$4 shared (developed)" (the board
+    shows them as ``53``, ``5/3`` or ``5^3``: the values before development)."""
     c = rules.map.city_by_id[city]
-    text = f"{c.full}/{c.shared}"
+    full, shared = c.full, c.shared
+    note = ""
     if c.never_develop:
-        return text + ", never developed"
-    if state is not None and city in state.developed:
-        return text + f", developed ({c.full + DEVELOP_FULL}/{c.shared + DEVELOP_SHARED} now)"
-    return text
+        note = " (never developed)"
+    elif state is not None and city in state.developed:
+        full, shared = full + DEVELOP_FULL, shared + DEVELOP_SHARED
+        note = " (developed)"
+    return f"${full} alone/${shared} shared{note}"
 
 
 class HexLayout:
@@ -136,7 +152,9 @@ class HexLayout:
             col, row = game_map.offset_of(h)
             self.origin[h] = (pitch * col + (shift if row & 1 else 0), 2 * row)
             self.across[h] = 2 * col + (row & 1)
-        self.width = max(x for x, _ in self.origin.values()) + cells
+        # A city at the left edge needs the blank cell before it for its code.
+        if any(x == 0 for h, (x, _) in self.origin.items() if h in game_map.city_at):
+            self.origin = {h: (x + 1, y) for h, (x, y) in self.origin.items()}
         self.height = max(y for _, y in self.origin.values()) + 2
         self.id_of: dict[Hex, str] = {h: hex_id(*game_map.offset_of(h)) for h in game_map.terrain}
         self.hex_of: dict[str, Hex] = {i: h for h, i in self.id_of.items()}
@@ -145,6 +163,18 @@ class HexLayout:
             for dx in range(cells):
                 for dy in (0, 1):
                     self.owner[(x + dx, y + dy)] = h
+        # A city takes the blank cells either side of it where they are free: its code
+        # on the top row, its values and cubes under it (``span``: first cell, width).
+        self.span: dict[Hex, tuple[int, int]] = {h: (x, cells) for h, (x, _) in self.origin.items()}
+        for h in sorted(game_map.city_at, key=lambda h: self.origin[h][::-1]):
+            x, y = self.origin[h]
+            left = x - 1 if (x - 1, y) not in self.owner else x
+            right = x + cells if (x + cells, y) not in self.owner else x + cells - 1
+            self.span[h] = (left, right - left + 1)
+            for cx in range(left, right + 1):
+                for dy in (0, 1):
+                    self.owner[(cx, y + dy)] = h
+        self.width = max(left + w for left, w in self.span.values())
         self.hexes_on_row: dict[int, list[Hex]] = {}
         for h, (_, y) in sorted(self.origin.items(), key=lambda kv: kv[1]):
             self.hexes_on_row.setdefault(y, []).append(h)
@@ -158,8 +188,8 @@ class HexLayout:
         return cls(game_map, pitch=3, cells=2, shift=1)
 
     def region(self, h: Hex) -> Region:
-        x, y = self.origin[h]
-        return Region(x, y, self.cells, 2)
+        (x, width), y = self.span[h], self.origin[h][1]
+        return Region(x, y, width, 2)
 
     def step(self, origin: Hex, direction: str, home: int) -> Hex | None:
         """The hex a cursor move lands on: along the row, or the nearest hex a row up or
@@ -191,12 +221,12 @@ class AmericanRailsBoard(BoardBase):
     }
     """
     SCREEN_CSS = """
-    /* its map is 62 by 36 in the compact drawing (81 by 36 in the
+    /* its map is 62 by 36 in the compact drawing (83 by 36 in the
        roomy one, which the board takes where it fits across): at 120x40 it is seen whole,
        unframed, with the cursor line in the side panel over the investors' choices */
     GameScreen.game-american-rails #side { width: 56; }
     GameScreen.game-american-rails #board-box { border: none; padding: 0 1; }
-    GameScreen.game-american-rails.wide #board-box { width: 85; }
+    GameScreen.game-american-rails.wide #board-box { width: 86; }
     GameScreen.game-american-rails.wide #side { width: 1fr; }
     GameScreen.game-american-rails.narrow #side { width: 100%; }
     GameScreen.game-american-rails.narrow #board-box { height: 6; padding: 0; }
@@ -242,6 +272,8 @@ class AmericanRailsBoard(BoardBase):
         self._strips.clear()
         self.virtual_size = Size(layout.width, layout.height)
         self.refresh()
+        for listener in self.cursor_listeners:  # the key under the cursor line follows the drawing
+            listener(self._cursor)
 
     def on_resize(self) -> None:
         self.use_layout(self.layout_for(self.size))
@@ -279,18 +311,17 @@ class AmericanRailsBoard(BoardBase):
         return {lay.id_of[h]: lay.region(h) for h in lay.origin}
 
     def hex_text(self, city: str) -> str:
-        """The two rows of a hex, as drawn, joined by '|'."""
-        lay = self.layout_
-        x, y = lay.origin[lay.hex_of[city]]
-        top = "".join(ch for ch, _ in self._rows[y][x:x + lay.cells])
-        bottom = "".join(ch for ch, _ in self._rows[y + 1][x:x + lay.cells])
+        """The two rows of a hex (a city with the blank cells it takes), as drawn,
+        joined by '|'."""
+        r = self.city_region(city)
+        top = "".join(ch for ch, _ in self._rows[r.y][r.x:r.right])
+        bottom = "".join(ch for ch, _ in self._rows[r.y + 1][r.x:r.right])
         return f"{top}|{bottom}"
 
-    def hex_styles(self, city: str) -> list[Style]:
-        """The styles of a hex's top row, as drawn (the cursor aside)."""
-        lay = self.layout_
-        x, y = lay.origin[lay.hex_of[city]]
-        return [style for _, style in self._scene[y][x:x + lay.cells]]
+    def hex_styles(self, city: str, row: int = 0) -> list[Style]:
+        """The styles of a hex's top (or, ``row=1``, bottom) row, as drawn (the cursor aside)."""
+        r = self.city_region(city)
+        return [style for _, style in self._scene[r.y + row][r.x:r.right]]
 
     def action_move_cursor(self, direction: str) -> None:
         target = self.layout_.step(self.cursor_hex, direction, self._home)
@@ -306,9 +337,8 @@ class AmericanRailsBoard(BoardBase):
         return (y, y + 1)
 
     def _cursor_columns(self, row: int) -> Sequence[int]:
-        lay = self.layout_
-        x, y = lay.origin[self.cursor_hex]
-        return range(x, x + lay.cells) if row in (y, y + 1) else ()
+        r = self.layout_.region(self.cursor_hex)
+        return range(r.x, r.right) if row in (r.y, r.y + 1) else ()
 
     def _cursor_style(self, style: Style) -> Style:
         if style.bgcolor is not None and style.color is not None:
@@ -319,35 +349,65 @@ class AmericanRailsBoard(BoardBase):
 
     # ------------------------------------------------------------ drawing
     def _top(self, h: Hex, highlighted: set[Hex]) -> list[tuple[str, Style]]:
-        """A hex's top row: its price while expanding, a city's values, or its terrain."""
+        """A hex's top row: its price while expanding, or its terrain."""
         lay = self.layout_
-        m = lay.map
         state = self.state
         cells = lay.cells
-        city = m.city_at.get(h)
         if h in highlighted and self.expanding and state is not None:
-            price = self.ruleset.cube_cost(state, h)
-            text = f"${price}" if len(f"${price}") <= cells else f"{price}"[-cells:]
-            return [(ch, LEGAL) for ch in text.ljust(cells)]
-        if city is not None:
-            developed = state is not None and city.id in state.developed
-            if lay.compact:
-                text = f"{city.full}{city.shared}"
-                style = NEVER_CITY if city.never_develop else (DEVELOPED_CITY if developed else CITY)
-            else:
-                text = city_mark(self.ruleset, state, city.id)
-                style = STYLE(named("bold bright_white") if developed else "bold")
-            if h in highlighted:
-                style = style + LEGAL
-            return [(ch, style) for ch in text]
-        terrain = m.terrain[h]
+            return [(ch, LEGAL) for ch in self._price(h, cells).ljust(cells)]
+        terrain = lay.map.terrain[h]
         glyph = TERRAIN_GLYPHS.get(terrain, "?")
         style = LEGAL if h in highlighted else STYLE(TERRAIN_STYLES.get(terrain, ""))
         top = [(" ", PLAIN)] * cells
-        # In the compact drawing the glyph stands over a hex's first cube, as a city's
-        # full value does; in the roomy one, in the middle.
+        # In the compact drawing the glyph stands over a hex's first cube; in the roomy
+        # one, in the middle.
         top[0 if lay.compact else 1] = (glyph, style)
         return top
+
+    def _price(self, h: Hex, room: int) -> str:
+        """What a cube of the company being expanded costs here, in ``room`` cells
+        ("$5"; "12" from $10 in two cells)."""
+        assert self.state is not None
+        price = self.ruleset.cube_cost(self.state, h)
+        return f"${price}" if len(f"${price}") <= room else f"{price}"[-room:]
+
+    def _cubes(self, here: Sequence[str], room: int) -> list[tuple[str, Style]]:
+        """A hex's cubes in ``room`` cells: their letters, or the first ones and how many
+        more (the cursor line names them all)."""
+        m = self.layout_.map
+        chip = {c.id: (c.letter, STYLE(COMPANY_STYLES.get(c.colour, "bold reverse"))) for c in m.companies}
+        if len(here) <= room:
+            out = [chip[c] for c in here]
+        else:
+            shown = here[:room - 1]
+            out = [chip[c] for c in shown]
+            out.append((f"{len(here) - len(shown)}"[-1], STYLE("bold")))
+        return out + [(" ", PLAIN)] * (room - len(out))
+
+    def _city_rows(self, h: Hex, highlighted: set[Hex]) -> tuple[list[tuple[str, Style]], ...]:
+        """A city's two rows across the cells it takes: its code over its values
+        ("PIT" over "53", "5/3" in the roomy drawing) followed by its cubes. While
+        expanding, a city a cube may go to shows the price in place of the values."""
+        lay = self.layout_
+        state = self.state
+        city = lay.map.city_at[h]
+        width = lay.span[h][1]
+        code = city_code(city.id)
+        code_style = CITY + LEGAL if h in highlighted else CITY
+        top = [(ch, code_style) for ch in code[:width]]
+        top += [(" ", PLAIN)] * (width - len(top))
+        developed = state is not None and city.id in state.developed
+        if h in highlighted and self.expanding and state is not None:
+            room = 2 if lay.compact else 3
+            values = [(ch, LEGAL) for ch in self._price(h, room).ljust(room)]
+        elif lay.compact:
+            style = NEVER_CITY if city.never_develop else (DEVELOPED_CITY if developed else VALUES)
+            values = [(ch, style) for ch in f"{city.full}{city.shared}"]
+        else:
+            style = STYLE(named("bold bright_white") if developed else "bold")
+            values = [(ch, style) for ch in city_mark(self.ruleset, state, city.id)]
+        here = state.hexes.get(h, []) if state is not None else []
+        return top, values + self._cubes(here, max(1, width - len(values)))[:width - len(values)]
 
     def _build_scene(self) -> None:
         lay = self.layout_
@@ -357,22 +417,16 @@ class AmericanRailsBoard(BoardBase):
         chars = [[" "] * lay.width for _ in range(lay.height)]
         styles = [[PLAIN] * lay.width for _ in range(lay.height)]
         board = state.hexes if state is not None else {}
-        letters = {c.id: c.letter for c in m.companies}
-        chip = {c.id: STYLE(COMPANY_STYLES.get(c.colour, "bold reverse")) for c in m.companies}
         highlighted = {lay.hex_of[i] for i in self.highlighted if i in lay.hex_of}
         for h, (x, y) in lay.origin.items():
-            top = self._top(h, highlighted)
-            here = board.get(h, [])
-            if len(here) <= cells:
-                bottom = [(letters[c], chip[c]) for c in here]
-            else:  # the first letters, and how many more (the cursor line names them all)
-                shown = here[:cells - 1]
-                bottom = [(letters[c], chip[c]) for c in shown]
-                bottom.append((f"{len(here) - len(shown)}"[-1], STYLE("bold")))
-            bottom += [(" ", PLAIN)] * (cells - len(bottom))
-            for i in range(cells):
-                chars[y][x + i], styles[y][x + i] = top[i]
-                chars[y + 1][x + i], styles[y + 1][x + i] = bottom[i]
+            if h in m.city_at:
+                x = lay.span[h][0]
+                rows = self._city_rows(h, highlighted)
+            else:
+                rows = (self._top(h, highlighted), self._cubes(board.get(h, []), cells))
+            for dy, row in enumerate(rows):
+                for i, (ch, style) in enumerate(row):
+                    chars[y + dy][x + i], styles[y + dy][x + i] = ch, style
         self._scene = [list(zip(cr, sr, strict=True)) for cr, sr in zip(chars, styles, strict=True)]
 
 
@@ -492,6 +546,27 @@ class AmericanRailsTrack(BoardPanel):
 
     def compose(self) -> Any:
         yield QuietStatic(id="ar-cursor")
+        yield QuietStatic(id="ar-key")
+
+    def key_line(self) -> Text:
+        """What the marks under a city's code mean, drawn as the board draws them."""
+        compact = self.board is None or self.board.layout_.compact
+        text = Text("Key ", style="dim")
+        if compact:
+            text.append("53", style=VALUES)
+            text.append(": $5 alone, $3 shared · ", style="dim")
+            text.append("53", style=DEVELOPED_CITY)
+            text.append(" developed · ", style="dim")
+            text.append("85", style=NEVER_CITY)
+            text.append(" never", style="dim")
+        else:
+            text.append("5/3", style=VALUES)
+            text.append(": $5 alone, $3 shared · ", style="dim")
+            text.append("5^3", style=VALUES)
+            text.append(" developed · ", style="dim")
+            text.append("8■5", style=VALUES)
+            text.append(" never", style="dim")
+        return text
 
     def update_state(self, state: ARState) -> None:
         self.state = state
@@ -503,10 +578,11 @@ class AmericanRailsTrack(BoardPanel):
     def _show_cursor(self) -> None:
         if self.state is not None and self.cursor is not None and self.is_mounted:
             self.query_one("#ar-cursor", Static).update(self.hex_line(self.state, self.cursor))
+            self.query_one("#ar-key", Static).update(self.key_line())
 
     def hex_line(self, state: ARState, city: str) -> Text:
-        """"Cursor Pittsburgh 5/3, developed (7/4 now), cubes A N" and, while expanding,
-        the price and the changes of income a cube there would bring."""
+        """"Cursor PIT Pittsburgh: $7 alone/$4 shared (developed), cubes A N" and,
+        while expanding, the price and the changes of income a cube there would bring."""
         rules = self.ruleset
         m = rules.map
         col, row = (int(p) for p in city.split(","))
@@ -516,10 +592,11 @@ class AmericanRailsTrack(BoardPanel):
             return text
         place = m.city_at.get(h)
         if place is not None:
-            text.append(place.name, style="bold")
-            text.append(f" {city_state(rules, state, place.id)}")
+            text.append(f"{city_code(place.id)} {place.name}", style="bold")
+            text.append(f": {city_state(rules, state, place.id)}")
         else:
-            text.append(f"{m.terrain[h].capitalize()} [{city}]")
+            name = place_name(m, h)
+            text.append(f"{name[0].upper()}{name[1:]}")
         here = state.hexes.get(h, [])
         text.append(", cube" + ("s" if len(here) > 1 else "") if here else ", no cubes")
         for c in here:

@@ -41,6 +41,7 @@ from railgames.games.american_rails.state import ARState, Step
 
 REACH = 0.4  # how much a city some hexes away counts, per dollar of its value, at one hex
 BID_SHARE = 0.6  # bid up to this part of what a share is expected to pay
+BID_STEP = 5  # the least a bot raises by, and the round amounts it bids in
 TYPICAL_ROUNDS = 5  # rounds a four-player game of greedy bots lasts, mostly (the supplies end it)
 
 
@@ -131,6 +132,18 @@ class GreedyBot:
                        default=0) * 0.5
         return 0
 
+    @staticmethod
+    def bid_amount(high: int, minimum: int, limit: int) -> int | None:
+        """What to bid over ``high`` (0: no bid yet) when the rules allow ``minimum`` and
+        the bot would pay up to ``limit``; None: pass.
+
+        Raising by a dollar at a time lets an auction crawl for dozens of turns, so the
+        bot raises by $5 at least, in round amounts, and with much room left jumps
+        halfway towards its limit at once; a raise it cannot afford in full is a pass."""
+        step = max(BID_STEP, (limit - high) // 2 // BID_STEP * BID_STEP)
+        amount = max(minimum, (high + step) // BID_STEP * BID_STEP)
+        return amount if amount <= limit else None
+
     def develop_gain(self, rules: AmericanRailsBase, state: ARState, seat: int, city: str) -> float:
         here = state.hexes[rules.map.city_hex[city]]
         gain = 2 if len(here) == 1 else 1
@@ -151,9 +164,9 @@ class GreedyBot:
             # Each bot values shares a little differently, as players do.
             taste = 0.8 + 0.4 * self.rng.random()
             limit = min(me.money, int(BID_SHARE * taste * self.share_value(rules, state, a.company)))
-            if prompt.amount.min <= limit:
-                return Bid(seat=seat, amount=prompt.amount.min)
-            return PassBid(seat=seat)
+            amount = self.bid_amount(a.high_bid if a.high_seat is not None else 0,
+                                     prompt.amount.min, limit)
+            return PassBid(seat=seat) if amount is None else Bid(seat=seat, amount=amount)
         if step is Step.OFFER:
             offers = [a for a in prompt.choices if isinstance(a, OfferShare)]
             scored = [(self.share_value(rules, state, a.company) + jitter(), a) for a in offers]

@@ -18,6 +18,7 @@ from railgames.core.engine import Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.hexgrid import Hex
 from railgames.games.american_rails.board_map import SINGLE_CUBE_TERRAINS, AmericanRailsMap
+from railgames.games.american_rails.places import place_name
 from railgames.games.american_rails.state import ARState, Company, Step
 
 # Starting money by player count: the published rulebook's amounts (ruling "starting money").
@@ -98,6 +99,7 @@ class AmericanRailsBase(Ruleset[ARState]):
         self._city = m.city_by_id
         self._city_hex = m.city_hex
         self._offset = {h: m.offset_of(h) for h in m.terrain}
+        self._place = {h: place_name(m, h) for h in m.terrain}
 
     # ------------------------------------------------------------ names
     def company_name(self, company: str) -> str:
@@ -107,11 +109,9 @@ class AmericanRailsBase(Ruleset[ARState]):
         return self._city[city].name
 
     def hex_name(self, h: Hex) -> str:
-        city = self._city_at.get(h)
-        if city is not None:
-            return city.name
-        col, row = self.map.offset_of(h)
-        return f"the {self._terrain[h]} hex [{col}, {row}]"
+        """"Chicago", or "the forest south-west of Chicago": the map shows no coordinates."""
+        name = self._place[h]
+        return name if h in self._city_at else f"the {name}"
 
     @staticmethod
     def _name(state: ARState, seat: int) -> str:

@@ -10,5 +10,5 @@ GAME = GameDescriptor(
     rules="rules:AmericanRailsRules",
     board="board:AmericanRailsBoard",
     ui="ui:AmericanRailsUI",
-    keys=(("p", "Pass"), ("e", "End build")),
+    keys=(("p", "Pass"), ("e", "End action")),
 )

@@ -44,8 +44,9 @@ RULEBOOK = RuleBook("american-rails", [
          "the next company; players who bought nothing take the last spaces.", PREPARATION),
     Rule(AUCTION, "Share auctions",
          "Bids go round clockwise from $10; a pass is final; the price goes to the company.",
-         "The player who put the share up bids first, then the others clockwise: each raises "
-         "(at least $10) or passes for good. The last bidder left buys the share and pays the "
+         "The player who put the share up bids first, then the others clockwise. The opening "
+         "bid is $10 or more; after it each bid need only top the high bid, by as little as "
+         "$1, and a pass is for good. The last bidder left buys the share and pays the "
          "bid into the company's treasury, which pays for its track. A share nobody bids on "
          "leaves the game.", PREPARATION),
     Rule(FIRST_CUBE, "A company's first cube",

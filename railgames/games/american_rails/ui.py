@@ -31,6 +31,7 @@ from railgames.games.american_rails.actions import (
 )
 from railgames.games.american_rails.board import (
     COMPANY_STYLES,
+    city_code,
     city_mark,
     companies_compact,
     companies_text,
@@ -39,10 +40,12 @@ from railgames.games.american_rails.board import (
     track_compact,
     track_text,
 )
+from railgames.games.american_rails.places import place_name
 from railgames.games.american_rails.rules import AmericanRailsRules
 from railgames.games.american_rails.state import ARState, Step
 
 END_KEY = "end"
+END_WORD = "End action"  # the footer's word for e (game.py), in every step that offers it
 COMPANY_PREFIX = "co:"
 
 
@@ -71,6 +74,12 @@ class AmericanRailsUI(GameUI):
     ruleset: AmericanRailsRules
     players_title = "Investors"
 
+    def __init__(self, ruleset: AmericanRailsRules) -> None:
+        super().__init__(ruleset)
+        # The company whose hexes the player last opened while expanding: the next cube
+        # of the same action offers it first, so Enter goes straight back to the board.
+        self.last_company: str | None = None
+
     # ------------------------------------------------------------ labels
     def company(self, company: str) -> str:
         c = self.ruleset.map.company_by_id[company]
@@ -78,7 +87,7 @@ class AmericanRailsUI(GameUI):
 
     def city(self, city: str) -> str:
         rules = self.ruleset
-        return f"{rules.city_name(city)} {city_mark(rules, None, city)}"
+        return f"{rules.city_name(city)} ({city_code(city)}) {city_mark(rules, None, city)}"
 
     def describe(self, state: Any, action: Any, names: Sequence[str]) -> str:
         rules = self.ruleset
@@ -108,12 +117,12 @@ class AmericanRailsUI(GameUI):
             changes = ", ".join(f"{rules.company_name(k)} {'+' if v >= 0 else '-'}${abs(v)}"
                                 for k, v in outcome.income.items() if v)
             tail = f"; income {changes}" if changes else ""
-            city = rules.map.city_at.get(h)
-            where = city.name if city is not None else (
-                f"{rules.map.terrain[h].capitalize()} [{action.hex[0]},{action.hex[1]}]")
-            return f"{where}: ${outcome.cost}{tail}"
+            where = place_name(rules.map, h)
+            return f"{where[0].upper()}{where[1:]}: ${outcome.cost}{tail}"
         if isinstance(action, EndAction):
-            return "Stop placing cubes" if state.step is Step.EXPAND else "Leave the action undone"
+            # The footer, the key line and this entry all say "End action" (the game's key word).
+            return (f"{END_WORD}: stop placing cubes" if state.step is Step.EXPAND
+                    else f"{END_WORD}: leave it undone")
         if isinstance(action, PassBid):
             return "Pass (out of this auction)"
         return super().describe(state, action, names)
@@ -122,7 +131,11 @@ class AmericanRailsUI(GameUI):
     def choices(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Choice]:
         rules = self.ruleset
         out: list[Choice] = []
-        for action in prompt.choices:
+        listed = list(prompt.choices)
+        if state.step is Step.EXPAND and state.expand_placed and self.last_company is not None:
+            last = self.last_company
+            listed.sort(key=lambda a: not (isinstance(a, PlaceCube) and a.company == last))
+        for action in listed:
             label = self.describe(state, action, names)
             if isinstance(action, (PlaceStart, Develop)):
                 h = rules.map.city_hex[action.city]
@@ -174,6 +187,8 @@ class AmericanRailsUI(GameUI):
                 company = option[len(COMPANY_PREFIX):]
             if company is None:
                 return Highlight()
+            if prefix:
+                self.last_company = company
             return Highlight(cities=[hex_id(*a.hex) for a in prompt.choices
                                      if isinstance(a, PlaceCube) and a.company == company],
                              path=[company])
@@ -192,7 +207,7 @@ class AmericanRailsUI(GameUI):
             return f"{key} is not one of the choices here (the highlighted places are)"
         h = rules.map.hex_of(col, row)
         if h not in rules.map.terrain:
-            return f"[{key}] is not on the map"
+            return "That place is not on the map"
         name = rules.hex_name(h)
         reason: str | None = None
         city = rules.map.city_at.get(h)
@@ -212,7 +227,7 @@ class AmericanRailsUI(GameUI):
         keys: list[Hotkey] = []
         for action in prompt.choices:
             if isinstance(action, EndAction):
-                keys.append(Hotkey("e", "Stop" if state.step is Step.EXPAND else "Leave undone", action))
+                keys.append(Hotkey("e", END_WORD, action))
             elif isinstance(action, PassBid):
                 keys.append(Hotkey("p", "Pass", action))
         return keys
