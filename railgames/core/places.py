@@ -18,6 +18,11 @@ Place = tuple[str, Point]
 
 COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south",
            "south-east")
+# The sixteen points, for telling apart spots further away that eight would name alike.
+COMPASS16 = ("east", "east-north-east", "north-east", "north-north-east", "north",
+             "north-north-west", "north-west", "west-north-west", "west", "west-south-west",
+             "south-west", "south-south-west", "south", "south-south-east", "south-east",
+             "east-south-east")
 
 
 def hex_point(h: Hex, orientation: str = "pointy") -> Point:
@@ -27,11 +32,12 @@ def hex_point(h: Hex, orientation: str = "pointy") -> Point:
     return (h.q * math.sqrt(3) / 2, h.r + h.q / 2)
 
 
-def compass(frm: Point, to: Point) -> str:
-    """The 8-point compass direction from ``frm`` to ``to`` ("north-east")."""
+def compass(frm: Point, to: Point, points: int = 8) -> str:
+    """The compass direction from ``frm`` to ``to`` ("north-east"), of 8 or 16 points."""
+    names = COMPASS16 if points == 16 else COMPASS
     dx, dy = to[0] - frm[0], frm[1] - to[1]  # y grows south on the plane
     angle = math.degrees(math.atan2(dy, dx)) % 360
-    return COMPASS[round(angle / 45) % 8]
+    return names[round(angle / (360 / len(names))) % len(names)]
 
 
 def _distance(a: Point, b: Point) -> float:

@@ -16,13 +16,9 @@ from __future__ import annotations
 import math
 
 from railgames.core.hexgrid import Hex, distance
+from railgames.core.places import compass
 from railgames.games.american_rails.board_map import AmericanRailsMap
 
-EIGHT = ("east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east")
-SIXTEEN = ("east", "east-north-east", "north-east", "north-north-east", "north",
-           "north-north-west", "north-west", "west-north-west", "west", "west-south-west",
-           "south-west", "south-south-west", "south", "south-south-east", "south-east",
-           "east-south-east")
 ROW_HEIGHT = math.sqrt(3) / 2  # rows of pointy-top hexes one hex wide
 
 
@@ -33,10 +29,7 @@ def _centre(game_map: AmericanRailsMap, h: Hex) -> tuple[float, float]:
 
 def direction(game_map: AmericanRailsMap, origin: Hex, target: Hex, *, points: int = 8) -> str:
     """The compass point from ``origin`` to ``target`` on the drawn map."""
-    (x0, y0), (x1, y1) = _centre(game_map, origin), _centre(game_map, target)
-    angle = math.degrees(math.atan2(y0 - y1, x1 - x0)) % 360  # rows count downwards: south
-    names = EIGHT if points == 8 else SIXTEEN
-    return names[round(angle / (360 / len(names))) % len(names)]
+    return compass(_centre(game_map, origin), _centre(game_map, target), points)
 
 
 def nearest_city(game_map: AmericanRailsMap, h: Hex) -> Hex:
