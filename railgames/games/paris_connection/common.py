@@ -53,13 +53,8 @@ class ParisConnectionBase(Ruleset[PCState]):
         return self._offset[h]
 
     def hex_name(self, h: Hex) -> str:
-        city = self._city_at.get(h)
-        col, row = self._offset[h]
-        if city is not None:
-            return city.name
-        if h in self._paris:
-            return f"Paris ({col},{row})"
-        return f"hex {col},{row}"
+        """A city's name, or a place as a player would say it: "the plain east of Lyon"."""
+        return self.map.place_names[h]
 
     def city_name(self, place: str) -> str:
         """A hex given by its id "column,row", named as the log names it."""

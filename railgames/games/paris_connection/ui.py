@@ -64,8 +64,6 @@ class ParisConnectionUI(GameUI):
         assert h is not None
         name = rules.hex_name(h)
         value = rules.hex_value(h)
-        if rules.is_city(h):
-            name = f"{name} ({offset[0]},{offset[1]})"
         return f"{name}  +{value}" if value else name
 
     def describe(self, state: Any, action: Any, names: Sequence[str]) -> str:
