@@ -161,6 +161,12 @@ class ParisConnectionBoard(BoardBase):
     GameScreen.game-paris-connection.narrow #pc-track { border-top: none; padding: 0; }
     GameScreen.game-paris-connection.narrow #pc-supply { display: none; }
     GameScreen.game-paris-connection.narrow #pc-cursor { display: none; }
+    /* the viewer (demo, history) gives the whole map its width too, the narration
+       taking what is left */
+    ViewerScreen.game-paris-connection #board-box { width: 81; }
+    ViewerScreen.game-paris-connection #v-side { width: 1fr; }
+    ViewerScreen.game-paris-connection.narrow #board-box { width: 100%; }
+    ViewerScreen.game-paris-connection.narrow #v-side { width: 100%; }
     /* in the viewer too, on a narrow screen the same panels give way */
     ViewerScreen.narrow #pc-supply { display: none; }
     ViewerScreen.narrow #pc-cursor { display: none; }
