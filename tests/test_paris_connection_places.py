@@ -15,7 +15,7 @@ from paris_connection_support import (
     start_game,
 )
 
-from railgames.games.paris_connection.places import bearing
+from railgames.games.paris_connection.places import bearing, place_names
 from railgames.games.paris_connection.ui import ParisConnectionUI
 
 NUMBERED = re.compile(r"\d+,\d+|\bhex \d")  # "12,13": a hex by its column and row
@@ -23,7 +23,7 @@ NUMBERED = re.compile(r"\d+,\d+|\bhex \d")  # "12,13": a hex by its column and r
 
 def test_every_hex_has_its_own_name_and_none_is_a_number() -> None:
     rules = make_ruleset()
-    names = rules.map.place_names
+    names = place_names(rules.map)
     assert set(names) == set(rules.map.terrain)
     assert len(set(names.values())) == len(names), "two hexes share a name"
     for name in names.values():

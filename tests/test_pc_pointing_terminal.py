@@ -26,6 +26,7 @@ from railgames.core.hexgrid import Hex
 from railgames.core.record import PlayerSpec
 from railgames.games import load_ruleset
 from railgames.games.paris_connection.board import board_layout
+from railgames.games.paris_connection.places import place_names
 from railgames.games.paris_connection.rules import ParisConnectionRules
 
 WAIT = 60.0  # seconds any one thing may take to show
@@ -115,7 +116,7 @@ def test_a_build_of_several_locomotives_is_made_by_pointing(
     rules = load_ruleset("paris-connection")
     assert isinstance(rules, ParisConnectionRules)
     layout = board_layout(rules)
-    named = {name: h for h, name in rules.map.place_names.items()}
+    named = {name: h for h, name in place_names(rules.map).items()}
     # The same game beside the app, to know where a locomotive may go.
     model = Game.new(rules, [PlayerSpec(name=n) for n in PLAYERS], SEED)
 

@@ -149,13 +149,6 @@ class ParisConnectionMap(HexMap):
         city = next(c for c in self.cities if c.id == self.end_city)
         return offset_to_axial(city.col, city.row, self.orientation)
 
-    @cached_property
-    def place_names(self) -> dict[Hex, str]:
-        """Each hex named as a player would say it ("the plain east of Lyon")."""
-        from railgames.games.paris_connection.places import place_names
-
-        return place_names(self)
-
     def hex_of(self, col: int, row: int) -> Hex:
         return offset_to_axial(col, row, self.orientation)
 

@@ -13,6 +13,7 @@ from railgames.core.engine import Ruleset
 from railgames.core.errors import MalformedAction
 from railgames.core.hexgrid import Hex
 from railgames.games.paris_connection.board_map import ParisConnectionMap
+from railgames.games.paris_connection.places import place_names
 from railgames.games.paris_connection.state import PCState
 
 # Locomotives dealt to each player, and the holding limit, by player count.
@@ -54,7 +55,7 @@ class ParisConnectionBase(Ruleset[PCState]):
 
     def hex_name(self, h: Hex) -> str:
         """A city's name, or a place as a player would say it: "the plain east of Lyon"."""
-        return self.map.place_names[h]
+        return place_names(self.map)[h]
 
     def city_name(self, place: str) -> str:
         """A hex given by its id "column,row", named as the log names it."""

@@ -41,9 +41,20 @@ def side_of_paris(tower: Hex, h: Hex) -> str:
 
 
 def place_names(game_map: ParisConnectionMap) -> dict[Hex, str]:
-    """Every hex of the map and its name (see the module's docstring); the map keeps
-    them (``ParisConnectionMap.place_names``)."""
-    m = game_map
+    """Every hex of the map and its name (see the module's docstring), worked out once
+    per map."""
+    kept = _NAMES.get(game_map.id)
+    if kept is not None and kept[0] is game_map:
+        return kept[1]
+    names = _work_out_names(game_map)
+    _NAMES[game_map.id] = (game_map, names)
+    return names
+
+
+_NAMES: dict[str, tuple[ParisConnectionMap, dict[Hex, str]]] = {}
+
+
+def _work_out_names(m: ParisConnectionMap) -> dict[Hex, str]:
     names: dict[Hex, str] = {h: c.name for h, c in m.city_at.items()}
     names[m.tower] = "the Eiffel Tower"
     for h in m.paris:
