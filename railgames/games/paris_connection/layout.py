@@ -13,8 +13,6 @@ it; a name in the sea beside its city, on the city's own row, needs none::
 
 from __future__ import annotations
 
-from typing import Any
-
 from railgames.app.widgets.board_base import Cell
 from railgames.app.widgets.hex_layout import CompactHexLayout
 from railgames.core.hexgrid import Hex
@@ -27,12 +25,8 @@ class PCLayout(CompactHexLayout):
     """The compact hex layout, each city's name on its own row or pointing at it.
 
     ``label_at`` holds, for each city, where its name starts, its line and the
-    text drawn there (the arrow included); ``name_spot`` the name alone.
+    text drawn there, the arrow included.
     """
-
-    def __init__(self, game_map: Any, marked: Any, gaps: Any, labels: dict[Hex, str]) -> None:
-        self.name_spot: dict[Hex, tuple[int, int, str]] = {}
-        super().__init__(game_map, marked, gaps, labels)
 
     def _place_labels(self, labels: dict[Hex, str]) -> None:
         taken: set[Cell] = set(self.owner) | self.marked_cells
@@ -74,6 +68,4 @@ class PCLayout(CompactHexLayout):
                                  "above or below its row")
             x0, y, text, _ = spot
             self.label_at[h] = (x0, y, text)
-            self.name_spot[h] = (x0 + (1 if text.startswith(UP) or text.startswith(DOWN) else 0),
-                                 y, name)
             named.update((x, y) for x in range(x0, x0 + len(text)))
