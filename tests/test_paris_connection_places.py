@@ -1,4 +1,5 @@
-"""Paris Connection names its hexes as a player would: never by column and row."""
+"""Paris Connection speaks to players as they would: hexes by name, never by column and
+row, and a build's panel says what is left to do."""
 
 from __future__ import annotations
 
@@ -8,8 +9,10 @@ import re
 from paris_connection_support import (
     LE_HAVRE,
     MARSEILLE,
+    REIMS,
     START,
     TOWER,
+    build,
     hx,
     make_ruleset,
     start_game,
@@ -78,3 +81,19 @@ def test_choices_and_log_lines_never_speak_in_coordinates() -> None:
             game.apply(pick.choice(prompt.choices))
         for event in game.state.log:
             assert not NUMBERED.search(event.text), event.text
+
+
+def test_a_full_build_asks_only_for_its_end() -> None:
+    rules = make_ruleset()
+    ui = ParisConnectionUI(rules)
+    game = start_game(rules)
+    seat = game.state.current
+    game.apply(build(seat, "red", (12, 4)))
+    prompt = game.prompt()
+    assert prompt is not None
+    assert ui.level_title(game.state, prompt, []) == "1/5 red placed: next hex, or end"
+    for at in [REIMS, (14, 4), (15, 4), (16, 4)]:  # by Reims to Metz
+        game.apply(build(seat, "red", at))
+    prompt = game.prompt()
+    assert prompt is not None
+    assert ui.level_title(game.state, prompt, []) == "5/5 red placed: end the build"
