@@ -306,6 +306,7 @@ async def test_the_next_place_is_asked_for_where_the_last_one_was_chosen() -> No
         assert isinstance(screen, GameScreen)
         options = screen.panel.query_one("#ap-options")
         actions = screen.session.game.record.actions
+        seat = screen.viewer
         await pilot.press("down", "enter")  # yellow: its hexes are chosen on the board
         assert screen.board.has_focus
         await pilot.press("tab")  # to the list
@@ -324,6 +325,14 @@ async def test_the_next_place_is_asked_for_where_the_last_one_was_chosen() -> No
             await pilot.pause()
             assert len(actions) == placed and actions[-1]["type"] == "build"
             assert screen.board.has_focus, f"the board lost the focus after placement {placed}"
+        # Ending the build from the list is no place chosen: this player's next build is
+        # asked for on the board still.
+        await pilot.press("tab")
+        assert options.has_focus
+        await pilot.press("end", "enter")
+        await pilot.pause()
+        assert actions[-1]["type"] == "end_build"
+        assert seat not in screen._list_pickers
 
 
 @run_async

@@ -15,7 +15,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 
 from railgames import compat
 from railgames.app.boards import board_class, game_ui, with_key_words
@@ -558,12 +558,28 @@ class GameScreen(SizeGuard, Screen[None]):
         event.stop()
         prompt = self.panel.prompt
         if prompt is not None and self.panel.board_level:
-            # Where this place was chosen is where the next one will be asked for.
+            # Where this place was chosen is where the next one will be asked for (a
+            # choice from the list that is no place, such as ending a build, tells nothing).
             if self.board.has_focus:
                 self._list_pickers.discard(prompt.seat)
-            else:
+            elif self._is_place(self._list_key()):
                 self._list_pickers.add(prompt.seat)
         self.submit(event.action)
+
+    def _list_key(self) -> str | None:
+        index = self.panel.query_one("#ap-options", OptionList).highlighted
+        if index is None or not 0 <= index < len(self.panel.options):
+            return None
+        return str(self.panel.options[index][0])
+
+    def _is_place(self, key: str | None) -> bool:
+        if key is None:
+            return False
+        try:
+            self.board.city_region(key)
+        except (KeyError, ValueError):
+            return False
+        return True
 
     def _picks_from_list(self) -> bool:
         """Whether the player to choose chose their last place from the list."""
