@@ -293,6 +293,49 @@ async def test_a_build_goes_company_then_hex_and_a_placement_can_be_taken_back()
 
 
 @run_async
+async def test_the_next_place_is_asked_for_where_the_last_one_was_chosen() -> None:
+    """A placement chosen from the list leaves the focus in the list for the next one, and
+    one chosen on the board leaves it on the board: no Tab before each locomotive."""
+    app = RailgamesApp(new_game={"game": GAME, "players": [PlayerSpec(name=n) for n in
+                                                           ("Ann", "Bob", "Cat")], "seed": 4},
+                       bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("enter")  # the hand-off
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        options = screen.panel.query_one("#ap-options")
+        actions = screen.session.game.record.actions
+        seat = screen.viewer
+        await pilot.press("down", "enter")  # yellow: its hexes are chosen on the board
+        assert screen.board.has_focus
+        await pilot.press("tab")  # to the list
+        assert options.has_focus
+        for placed in (1, 2):
+            await pilot.press("enter")
+            await pilot.pause()
+            assert len(actions) == placed and actions[-1]["type"] == "build"
+            assert options.has_focus, f"the list lost the focus after placement {placed}"
+            # The board cursor is on the hex the list offers first.
+            assert screen.board.cursor_city == screen.panel.options[options.highlighted][0]
+        await pilot.press("shift+tab")  # back to the board
+        assert screen.board.has_focus
+        for placed in (3, 4):
+            await pilot.press("enter")
+            await pilot.pause()
+            assert len(actions) == placed and actions[-1]["type"] == "build"
+            assert screen.board.has_focus, f"the board lost the focus after placement {placed}"
+        # Ending the build from the list is no place chosen: this player's next build is
+        # asked for on the board still.
+        await pilot.press("tab")
+        assert options.has_focus
+        await pilot.press("end", "enter")
+        await pilot.pause()
+        assert actions[-1]["type"] == "end_build"
+        assert seat not in screen._list_pickers
+
+
+@run_async
 async def test_a_trade_goes_return_then_take() -> None:
     app = RailgamesApp(new_game={"game": GAME, "players": [PlayerSpec(name=n) for n in
                                                            ("Ann", "Bob", "Cat")], "seed": 4},

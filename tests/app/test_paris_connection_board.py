@@ -14,7 +14,7 @@ from textual.containers import Vertical
 from railgames.app.widgets.hex_layout import CompactHexLayout
 from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec
-from railgames.games import load_ruleset
+from railgames.games import load_ruleset, maps_for
 from railgames.games.paris_connection.board import (
     CHECKERED_GLYPH,
     ParisConnectionBoard,
@@ -112,13 +112,16 @@ def test_cities_show_their_worth_in_brackets_and_their_name(rules: ParisConnecti
         hid = f"{city.col},{city.row}"
         x, y = layout.centre[layout.hex_of[hid]]
         assert board.hex_text(hid) == f"({rules.map.city_values[city.colour]})", city.name
-        assert board.name_text(hid) == city.id, city.name
-        x0, name_y, _ = layout.label_at[layout.hex_of[hid]]
-        # The name is on the line just above or below the city, over it; or beside it.
+        x0, name_y, text = layout.label_at[layout.hex_of[hid]]
+        assert board.name_text(hid) == text
+        # The name is in the sea beside the city, on its row; or on the line just above
+        # or below it, with an arrow straight over or under the city's middle.
         if name_y == y:
-            assert x0 in (x + 3, x - 5), city.name
+            assert text == city.id and x0 in (x + 3, x - 2 - len(text)), city.name
         else:
-            assert abs(name_y - y) == 1 and x0 in (x - 2, x - 1, x), city.name
+            arrow = "↓" if name_y == y - 1 else "↑"
+            assert name_y - y in (-1, 1) and text in (arrow + city.id, city.id + arrow), city.name
+            assert board.row_text(name_y)[x] == arrow, city.name
         digit_style = board._rows[y][x][1]
         bracket_style = board._rows[y][x - 1][1]
         name_style = board._rows[name_y][x0][1]
@@ -187,7 +190,7 @@ def test_the_board_reads_without_colour(rules: ParisConnectionRules, state: PCSt
     assert text.splitlines() == [board.row_text(y) for y in range(board.layout_.height)]
     assert board.hex_text("12,4") == " + " and board.hex_text("9,5") == " K "
     assert board.hex_text("13,4") == "(1)" and board.hex_text(TOWER) == " ▲ "
-    assert board.name_text("13,4") == "REI"
+    assert board.name_text("13,4") == "REI↓"
 
 
 def test_the_track_lists_values_supplies_and_the_hex_under_the_cursor(
@@ -199,9 +202,52 @@ def test_the_track_lists_values_supplies_and_the_hex_under_the_cursor(
     text = track.describe(state).plain
     assert "Value   R  12" in text
     assert " B   0" in text.splitlines()[1]
-    assert "Cursor 13,4  Reims (REI)  beige city, +1" in text
+    assert "Cursor Reims (REI)  beige city, +1" in text
     track.cursor = TOWER
     assert "Eiffel Tower" in track.describe(state).plain
+    # Other hexes are named as a player would: from the nearest place, never by number.
+    track.cursor = "15,11"
+    assert track.describe(state).plain.splitlines()[2] == "Cursor the plain east of Lyon"
+    track.cursor = "11,4"
+    assert track.describe(state).plain.splitlines()[2] == "Cursor north-east Paris   R "
+
+
+def pc_maps() -> list[str]:
+    return [map_id for map_id, _ in maps_for("paris-connection")]
+
+
+@pytest.mark.parametrize("map_id", pc_maps())
+def test_every_city_is_named_on_its_row_or_by_an_arrow_at_it(map_id: str) -> None:
+    """On the drawn board, each city's name is beside it on its own row, or on the line
+    over or under it with an arrow pointing straight at the city's middle: a name on a
+    line between two rows never leaves a doubt about which row it names."""
+    ruleset = load_ruleset("paris-connection", map_id)
+    assert isinstance(ruleset, ParisConnectionRules)
+    board = board_with(ruleset)
+    layout = board.layout_
+    lines = [board.row_text(y) for y in range(layout.height)]
+    text = "\n".join(lines)
+    for city in ruleset.map.cities:
+        x, y = layout.centre[layout.hex_of[f"{city.col},{city.row}"]]
+        assert lines[y][x - 1] + lines[y][x + 1] == "()", city.name
+        assert text.count(city.id) == 1, f"{city.id} is written {text.count(city.id)} times"
+        n = len(city.id)
+        beside = {lines[y][x - 2 - n:x - 2] + lines[y][x - 2:x - 1],  # "LIL (2)"
+                  lines[y][x + 2:x + 3] + lines[y][x + 3:x + 3 + n]}  # "(2) LIL"
+        over = [(y - 1, "↓"), (y + 1, "↑")]
+        pointed = {lines[dy][x - n:x + 1] for dy, arrow in over if 0 <= dy < len(lines)
+                   if lines[dy][x] == arrow} | {lines[dy][x:x + n + 1] for dy, arrow in over
+                                                 if 0 <= dy < len(lines) if lines[dy][x] == arrow}
+        assert (city.id + " " in beside or " " + city.id in beside
+                or city.id + "↓" in pointed or "↓" + city.id in pointed
+                or city.id + "↑" in pointed or "↑" + city.id in pointed), (
+            f"{city.name} ({city.id}) is not named on its row nor pointed at:\n"
+            + "\n".join(lines[max(0, y - 1):y + 2]))
+    # Every name drawn on a line between rows carries its arrow.
+    for y in layout.gap_lines:
+        for word in lines[y].split():
+            if word.strip("#"):
+                assert "↓" in word or "↑" in word, f"{word!r} on line {y} points at no row"
 
 
 # ------------------------------------------------------------------ in an app

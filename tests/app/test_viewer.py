@@ -235,6 +235,31 @@ async def test_history_from_the_game_over_screen_shows_the_whole_game() -> None:
 
 
 @run_async
+async def test_at_120x40_the_paris_connection_viewers_show_the_whole_map() -> None:
+    """Brest and Strasbourg, the map's west and east ends, show in the demo and in
+    History alike."""
+    ends = ("BRE", "STR")
+    record = demo_record(load_ruleset("paris-connection"))
+    app = RailgamesApp(watch={"record": record, "demo": True, "start": 5, "playing": False})
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, app, ViewerScreen)
+        await pilot.pause()
+        text = screen_text(app)
+        assert all(end in text for end in ends), text
+    path = write(truncated(bot_record(8, game="paris-connection"), 30), "pc-ends.json")
+    app = RailgamesApp(load_path=path, bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, app, HandoffScreen)
+        await pilot.press("enter")
+        await wait_for(pilot, app, GameScreen)
+        await pilot.press("v")
+        await wait_for(pilot, app, ViewerScreen)
+        await pilot.pause()
+        text = screen_text(app)
+        assert all(end in text for end in ends), text
+
+
+@run_async
 async def test_on_a_narrow_screen_p_shows_the_players_holdings_in_a_demo() -> None:
     record = demo_record(load_ruleset("paris-connection"))
     app = RailgamesApp(watch={"record": record, "demo": True, "start": 5, "playing": False})

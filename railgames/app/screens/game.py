@@ -15,7 +15,7 @@ from textual.reactive import Reactive
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
-from textual.widgets import RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 
 from railgames import compat
 from railgames.app.boards import board_class, game_ui, with_key_words
@@ -162,6 +162,9 @@ class GameScreen(SizeGuard, Screen[None]):
             self._at_keyboard = session.seat
         self._log_viewer: int | None = None
         self._choice_level: tuple[Any, tuple[str, ...]] | None = None  # prompt, keys so far
+        # The seats whose last place was chosen from the list rather than on the board:
+        # their next place is asked for in the list too (focus stays where they choose).
+        self._list_pickers: set[int] = set()
         self._players_shown: RenderOnce | None = None
         self._hotkeys_for: tuple[Any, Any, dict[str, Any]] | None = None
         # A game opened after it ended shows its final board and log (scores on `g`).
@@ -366,7 +369,7 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def _focus_for_prompt(self) -> None:
         self._board_choosing(self.panel.board_level)
-        if self.panel.board_level:
+        if self.panel.board_level and not self._picks_from_list():
             self.board.focus()
         else:
             self.panel.focus_input()
@@ -553,7 +556,35 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def on_action_panel_chosen(self, event: ActionPanel.Chosen) -> None:
         event.stop()
+        prompt = self.panel.prompt
+        if prompt is not None and self.panel.board_level:
+            # Where this place was chosen is where the next one will be asked for (a
+            # choice from the list that is no place, such as ending a build, tells nothing).
+            if self.board.has_focus:
+                self._list_pickers.discard(prompt.seat)
+            elif self._is_place(self._list_key()):
+                self._list_pickers.add(prompt.seat)
         self.submit(event.action)
+
+    def _list_key(self) -> str | None:
+        index = self.panel.query_one("#ap-options", OptionList).highlighted
+        if index is None or not 0 <= index < len(self.panel.options):
+            return None
+        return str(self.panel.options[index][0])
+
+    def _is_place(self, key: str | None) -> bool:
+        if key is None:
+            return False
+        try:
+            self.board.city_region(key)
+        except (KeyError, ValueError):
+            return False
+        return True
+
+    def _picks_from_list(self) -> bool:
+        """Whether the player to choose chose their last place from the list."""
+        prompt = self.panel.prompt
+        return prompt is not None and prompt.seat in self._list_pickers
 
     def on_action_panel_highlight_changed(self, event: ActionPanel.HighlightChanged) -> None:
         event.stop()
@@ -576,6 +607,17 @@ class GameScreen(SizeGuard, Screen[None]):
                     self.board.cursor_city = self.panel.options[index][0]
                 except KeyError:  # not a city (e.g. the pass option)
                     pass
+            return
+        if self._picks_from_list():
+            # The list keeps the focus (``_focus_for_prompt``); the cursor shows its choice.
+            index = options.highlighted
+            if index is not None and 0 <= index < len(self.panel.options):
+                try:
+                    self.board.cursor_city = self.panel.options[index][0]
+                    return
+                except KeyError:  # not a city (e.g. the pass option)
+                    pass
+            self._cursor_to_choice()
             return
         self._cursor_to_choice()
         if not self.board.has_focus and self.app.screen is self:

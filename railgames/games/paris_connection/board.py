@@ -5,10 +5,10 @@ between two hexes, odd rows shifted half a hex to the right (pointy tops), so
 that the whole of France fits beside the game's panels at 120x40. After the
 rows the map file lists in ``spaced_rows`` a line is left free, where cities
 are named and checkered sides between two rows are marked (see
-``CompactHexLayout``)::
+``CompactHexLayout`` and, for the names, ``PCLayout``)::
 
-     LIL      REI
-     (2)│ · │(R)│Y G│ ·
+     LIL↓     REI↓
+     (2)│ · │(R)│Y G│ ·  BRE (2)│ ·
        · │ · # · │ ·
 
 Everything that carries meaning has a glyph or a letter as well as a colour, so
@@ -16,7 +16,8 @@ the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
 
 * ``(2)``  a city (brackets) worth 2; the digit is the city's class: 1 beige,
   2 purple, 3 red, 4 Marseille (blue). ``(R)``: with a red locomotive
-* ``LIL``  a city's name (its id), above, below or beside it, in its class colour;
+* ``LIL↓``  a city's name (its id) on the line above it, the arrow over its middle
+  (``↑LIL`` under it), or ``LIL`` beside it on its own row, in its class colour;
   the full name is on the cursor line under the board
 * ``·``    an empty rural (or Paris) hex
 * ``Y G``  a rural (or Paris) hex with a yellow and a green locomotive
@@ -26,8 +27,9 @@ the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
 * ``+``    where a locomotive of the company being built may go now
 * reverse video: the board cursor
 
-Hexes are named as the rules name them, ``"column,row"``; that string is the
-``city`` the board's ``CityChosen`` and ``CursorMoved`` messages carry.
+Hexes are known to the program by ``"column,row"``, as actions give them; that
+string is the ``city`` the board's ``CityChosen`` and ``CursorMoved`` messages
+carry. Players never see it: the cursor line names a hex as ``places`` does.
 
 Rendered rows are cached. A state change recomputes the cells of the board,
 compares them with the cached rows and refreshes only the spans that changed;
@@ -57,9 +59,9 @@ from railgames.app.widgets.board_base import (
     Row,
     blank_safe,
 )
-from railgames.app.widgets.hex_layout import CompactHexLayout
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
+from railgames.games.paris_connection.layout import PCLayout
 from railgames.games.paris_connection.rules import ParisConnectionRules
 from railgames.games.paris_connection.state import PCState
 
@@ -159,6 +161,12 @@ class ParisConnectionBoard(BoardBase):
     GameScreen.game-paris-connection.narrow #pc-track { border-top: none; padding: 0; }
     GameScreen.game-paris-connection.narrow #pc-supply { display: none; }
     GameScreen.game-paris-connection.narrow #pc-cursor { display: none; }
+    /* the viewer (demo, history) gives the whole map its width too, the narration
+       taking what is left */
+    ViewerScreen.game-paris-connection #board-box { width: 81; }
+    ViewerScreen.game-paris-connection #v-side { width: 1fr; }
+    ViewerScreen.game-paris-connection.narrow #board-box { width: 100%; }
+    ViewerScreen.game-paris-connection.narrow #v-side { width: 100%; }
     /* in the viewer too, on a narrow screen the same panels give way */
     ViewerScreen.narrow #pc-supply { display: none; }
     ViewerScreen.narrow #pc-cursor { display: none; }
@@ -169,7 +177,7 @@ class ParisConnectionBoard(BoardBase):
         Binding("enter", "choose", "Choose hex"),
     ]
 
-    layout_: CompactHexLayout
+    layout_: PCLayout
     state: PCState | None
     ruleset: ParisConnectionRules
 
@@ -300,17 +308,17 @@ class ParisConnectionBoard(BoardBase):
         self._scene = [list(zip(cr, sr, strict=True)) for cr, sr in zip(chars, styles, strict=True)]
 
 
-def board_layout(ruleset: ParisConnectionRules) -> CompactHexLayout:
+def board_layout(ruleset: ParisConnectionRules) -> PCLayout:
     """The board's layout, worked out once per map (the names' places take a search)."""
     m = ruleset.map
     layout = _LAYOUTS.get(m.id)
     if layout is None or layout.map is not m:
         names = {m.hex_of(c.col, c.row): c.id for c in m.cities}
-        layout = _LAYOUTS[m.id] = CompactHexLayout(m, m.checkered, m.spaced_rows, names)
+        layout = _LAYOUTS[m.id] = PCLayout(m, m.checkered, m.spaced_rows, names)
     return layout
 
 
-_LAYOUTS: dict[str, CompactHexLayout] = {}
+_LAYOUTS: dict[str, PCLayout] = {}
 
 
 # ------------------------------------------------------------------- the score track
@@ -392,20 +400,19 @@ class ParisConnectionTrack(BoardPanel):
         text = Text("Cursor ", style="bold")
         if h is None:
             return text
-        text.append(f"{city}  ")
         place = m.city_at.get(h)
         if h == m.tower:
             text.append("the Eiffel Tower: never holds a locomotive")
             return text
         if place is not None:
             text.append(place.name, style="bold")
-            text.append(f" ({place.id})")  # as the map names it
+            text.append(f" ({place.id})")  # as the board labels it
             value = m.city_values[place.colour]
             text.append(f"  {place.colour} city, +{value}", style=city_style(place.colour))
         elif h in m.paris:
-            text.append("Paris", style="bold")
+            text.append(rules.hex_name(h), style="bold")
         else:
-            text.append("rural", style="dim")
+            text.append(rules.hex_name(h))
         here = state.board.get(h, [])
         if here:
             text.append("  ")

@@ -13,6 +13,7 @@ from railgames.core.engine import Ruleset
 from railgames.core.errors import MalformedAction
 from railgames.core.hexgrid import Hex
 from railgames.games.paris_connection.board_map import ParisConnectionMap
+from railgames.games.paris_connection.places import place_names
 from railgames.games.paris_connection.state import PCState
 
 # Locomotives dealt to each player, and the holding limit, by player count.
@@ -53,13 +54,8 @@ class ParisConnectionBase(Ruleset[PCState]):
         return self._offset[h]
 
     def hex_name(self, h: Hex) -> str:
-        city = self._city_at.get(h)
-        col, row = self._offset[h]
-        if city is not None:
-            return city.name
-        if h in self._paris:
-            return f"Paris ({col},{row})"
-        return f"hex {col},{row}"
+        """A city's name, or a place as a player would say it: "the plain east of Lyon"."""
+        return place_names(self.map)[h]
 
     def city_name(self, place: str) -> str:
         """A hex given by its id "column,row", named as the log names it."""

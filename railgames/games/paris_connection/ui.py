@@ -64,8 +64,6 @@ class ParisConnectionUI(GameUI):
         assert h is not None
         name = rules.hex_name(h)
         value = rules.hex_value(h)
-        if rules.is_city(h):
-            name = f"{name} ({offset[0]},{offset[1]})"
         return f"{name}  +{value}" if value else name
 
     def describe(self, state: Any, action: Any, names: Sequence[str]) -> str:
@@ -120,8 +118,10 @@ class ParisConnectionUI(GameUI):
 
     def level_title(self, state: Any, prompt: Prompt, prefix: list[str]) -> str:
         if state.step is Step.BUILD:
-            placed = len(state.placed)
-            return f"{placed}/{MAX_BUILD} {state.building} placed: next hex, or end"
+            placed = f"{len(state.placed)}/{MAX_BUILD} {state.building} placed"
+            if any(isinstance(a, Build) for a in prompt.choices):
+                return f"{placed}: next hex, or end"
+            return f"{placed}: end the build"
         depth = len(prefix)
         if depth == 0:
             return "Build or trade?"
