@@ -14,19 +14,17 @@ from __future__ import annotations
 import math
 
 from railgames.core.hexgrid import Hex, distance
+from railgames.core.places import COMPASS, hex_point
 from railgames.games.paris_connection.board_map import ParisConnectionMap
 
-COMPASS = ("east", "north-east", "north", "north-west", "west", "south-west", "south",
-           "south-east")
 PARIS = "Paris"
 
 
 def bearing(origin: Hex, target: Hex) -> tuple[str, float]:
     """The compass point from ``origin`` to ``target`` on the printed (pointy-top)
     board, and how far off that point the true direction is, in eighths of a turn."""
-    dq, dr = target.q - origin.q, target.r - origin.r
-    x, y = dq + dr / 2, -dr * math.sqrt(3) / 2
-    eighths = math.atan2(y, x) / (math.pi / 4)
+    (x0, y0), (x1, y1) = hex_point(origin), hex_point(target)
+    eighths = math.atan2(y0 - y1, x1 - x0) / (math.pi / 4)  # y grows south on the plane
     point = round(eighths)
     return COMPASS[point % 8], abs(eighths - point)
 
