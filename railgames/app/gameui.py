@@ -70,6 +70,10 @@ class GameUI:
     """Plain defaults that suit any game: one flat list of labelled actions."""
 
     players_title = "Railways"  # the title over the players panel
+    # What folds away on a small screen (80x24) so that the map has the rows, until the
+    # player opens the panels (key i): the players' table, and each game's own tables
+    # and legends (never the board, its cursor line, the choices or the log's last lines).
+    folding: tuple[str, ...] = ("#players",)
 
     def __init__(self, ruleset: Ruleset[Any]) -> None:
         self.ruleset = ruleset

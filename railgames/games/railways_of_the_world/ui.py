@@ -53,6 +53,9 @@ CANCEL_KEY = "cancel"
 class RotwUI(GameUI):
     ruleset: RailwaysOfTheWorldRules
     players_title = "Railroads"
+    # Folded away on a small screen with the players: the markers' line
+    # (empty cities, the bag, the new cities).
+    folding = (*GameUI.folding, "#rotw-markers")
 
     # ------------------------------------------------------------ labels
     def hex_name(self, offset: Sequence[int]) -> str:
