@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from railgames.app.widgets.footer import Hint, KeyFooter, fitting
-from tests.app.driving import run_async
+from tests.app.driving import run_async, screen_text
 from tests.app.scenes import scenes
 
 SMALLEST = (60, 20)  # the launcher's stated minimum, and every screen's but a game's
@@ -129,7 +129,7 @@ def test_a_short_line_leaves_out_the_least_important_keys_first() -> None:
 BOARDS = {"board": "new-england", "pc_board": "paris-connection", "sd_board": "steel-driver",
           "ar_board": "american-rails", "rotw_board": "railways-of-the-world"}
 # The game's own lines that fold away with the players and the log.
-LEGENDS = {"pc_board": "#pc-values", "sd_board": "#sd-order", "rotw_board": "#rotw-markers"}
+LEGENDS = {"pc_board": "#pc-values", "sd_board": "#sd-order", "rotw_board": "#legend"}
 CORNERS = [("up", "left"), ("up", "right"), ("down", "right"), ("down", "left")]
 
 
@@ -184,6 +184,9 @@ async def test_at_80x24_the_map_comes_first_and_one_key_shows_the_panels(
         await pilot.pause()
         assert shown(app, "#players") and shown(app, "#log") and shown(app, "#actions")
         assert legend is None or shown(app, legend)
+        if name == "rotw_board":  # the markers' line, and the map's key in words
+            assert shown(app, "#rotw-markers")
+            assert "may go here" in screen_text(app) and "emptied city" in screen_text(app)
         assert cursor_on_screen(app)
         await pilot.press("i")
         await pilot.pause()

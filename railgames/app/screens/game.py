@@ -189,6 +189,8 @@ class GameScreen(SizeGuard, Screen[None]):
             with Vertical(id="side"):
                 yield QuietStatic(id="players")
                 yield from self.side_extras
+                legend = self.ui.legend()
+                yield QuietStatic(legend or "", id="legend", classes="given" if legend else "")
                 yield ActionPanel(id="actions")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield KeyFooter(relabel=True)
