@@ -70,6 +70,10 @@ class GameUI:
     """Plain defaults that suit any game: one flat list of labelled actions."""
 
     players_title = "Railways"  # the title over the players panel
+    # What folds away on a small screen (80x24) so that the map has the rows, until the
+    # player opens the panels (key i): the players' table, and each game's own tables
+    # and legends (never the board, its cursor line, the choices or the log's last lines).
+    folding: tuple[str, ...] = ("#players", "#legend")
 
     def __init__(self, ruleset: Ruleset[Any]) -> None:
         self.ruleset = ruleset
@@ -170,6 +174,11 @@ class GameUI:
             text.append("\n")
         text.rstrip()
         return text
+
+    def legend(self) -> RenderableType | None:
+        """The map's key, shown with the panels on a small screen, where a key drawn on
+        the map itself may be out of view; None for a game whose board needs none."""
+        return None
 
     def board_extras(self) -> list[Any]:
         """Widgets shown under the board (each may have ``update_state(state)``)."""

@@ -15,18 +15,22 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets import Button, Input, Label, OptionList, Select, Static
 from textual.widgets.option_list import Option
 
 from railgames import compat
 from railgames.app.main import RailgamesApp
 from railgames.app.screens.launcher import LauncherScreen
+from railgames.app.widgets.footer import KeyFooter
 from railgames.core.errors import RailgamesError
 from railgames.net.remote import PEER_ENV, Ended, RemoteLink
 from railgames.tables.remote import RemoteSeat
 
 
 class NetLauncherScreen(LauncherScreen):
+    # What the footer keeps on a short line, most important first.
+    FOOTER_KEEP = ("host_table", "join_table", "my_table", "rules", "app.quit", "new_game",
+                   "continue_game", "watch_demo")
     BINDINGS = [
         Binding("h", "host_table", "Host a table"),
         Binding("j", "join_table", "Join a table"),
@@ -186,7 +190,7 @@ class HostTableScreen(Screen[None]):
             with Horizontal(id="setup-buttons"):
                 yield Button("Open the table", id="open", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     @staticmethod
     def _range(game_id: str, map_id: str | None) -> tuple[int, int]:
@@ -271,7 +275,7 @@ class JoinTableScreen(Screen[None]):
                 yield Button("Join", id="join", variant="primary", compact=True)
                 yield Button("Watch", id="watch", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.action_reload()
@@ -351,7 +355,7 @@ class WaitingScreen(Screen[None]):
         with VerticalScroll(id="setup"):
             yield Static(f"[b]Table {self.code}[/b]", id="setup-title")
             yield Static(id="waiting")
-        yield Footer()
+        yield KeyFooter()
 
     def show(self, message: dict[str, Any]) -> None:
         lines = [f"{message['title']}: the game starts when every seat is taken.",
@@ -391,7 +395,7 @@ class WebLoginScreen(Screen[None]):
             yield Static(id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Enter", id="enter", variant="primary", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#name", Input).focus()
@@ -457,7 +461,7 @@ class ChoosePassphraseScreen(Screen[None]):
             yield Static(id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Keep it", id="keep", variant="primary", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#passphrase", Input).focus()

@@ -198,6 +198,12 @@ async def test_at_80_by_24_the_choices_stay_in_view() -> None:
         await pilot.pause()
         text = screen_text(app)
         assert "which company?" in text and "End action: stop placing cubes" in text
+        # The tables of companies and the track fold away for the map; i shows them.
+        assert "Track  1 2 3" not in text
+        await pilot.press("i")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "which company?" in text
         assert "Track  1 2 3" in text and "Inc. Treas" in text
 
 

@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, Static
+from textual.widgets import Button, DataTable, Input, Static
 
 from railgames.app.saves import (
     MAX_SAVE_NAME,
@@ -25,6 +25,7 @@ from railgames.app.saves import (
     where_saves_are,
 )
 from railgames.app.screens.guard import SCREENS_CSS, SizeGuard
+from railgames.app.widgets.footer import KeyFooter
 from railgames.core.errors import RailgamesError
 
 if TYPE_CHECKING:
@@ -93,6 +94,8 @@ class ContinueScreen(SizeGuard, Screen[None]):
     ContinueScreen .continue-heading { margin-top: 1; text-style: bold; }
     ContinueScreen #finished, ContinueScreen #damaged { height: auto; max-height: 1fr; }
     """
+    # What the footer keeps on a short line, most important first.
+    FOOTER_KEEP = ("app.pop_screen", "help", "delete", "rename")
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("d,delete", "delete", "Delete"),
@@ -121,7 +124,7 @@ class ContinueScreen(SizeGuard, Screen[None]):
             yield Static("Cannot be opened", classes="continue-heading", id="damaged-heading")
             yield DataTable(id="damaged", cursor_type="row", zebra_stripes=True)
             yield Static(id="continue-note")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         live = self.query_one("#saves", DataTable)

@@ -106,6 +106,10 @@ class GameLog(compat.SizedInLayout, RichLog):
 class GameScreen(SizeGuard, Screen[None]):
     MIN_SIZE = (80, 24)  # the smallest terminal every game is laid out for
     COMMANDS = {GameCommands}
+    # What the footer keeps on a short line, most important first: choosing, going
+    # back, help, quitting and the panels' key before the rest.
+    FOOTER_KEEP = ("choose", "hotkey", "back", "help", "quit_game", "toggle_panels", "undo",
+                   "final_scores", "history", "show_log", "save")
 
     # Textual repaints the whole screen when the focus moves; the widgets that gain and
     # lose it are restyled (and repainted) anyway, so that is all a move of focus redraws.
@@ -124,6 +128,8 @@ class GameScreen(SizeGuard, Screen[None]):
         Binding("question_mark,f1", "help", "Help"),
         Binding("g", "final_scores", "Scores"),
         Binding("q", "quit_game", "Quit"),
+        # On a small screen the map comes first and the panels fold away: i shows them.
+        Binding("i", "toggle_panels", "Panels"),
     ]
 
     def __init__(self, session: Table, handoff: bool = True, review: bool = False) -> None:
@@ -169,6 +175,9 @@ class GameScreen(SizeGuard, Screen[None]):
         self._hotkeys_for: tuple[Any, Any, dict[str, Any]] | None = None
         # A game opened after it ended shows its final board and log (scores on `g`).
         self.finished_on_open = session.is_over()
+        # On a small screen (narrow and short) the panels fold away and the map has the
+        # rows; ``i`` opens them (and folds them again).
+        self.panels_open = False
 
     @property
     def rapp(self) -> GameShell:
@@ -183,6 +192,8 @@ class GameScreen(SizeGuard, Screen[None]):
             with Vertical(id="side"):
                 yield QuietStatic(id="players")
                 yield from self.side_extras
+                legend = self.ui.legend()
+                yield QuietStatic(legend or "", id="legend", classes="given" if legend else "")
                 yield ActionPanel(id="actions")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
         yield KeyFooter(relabel=True)
@@ -225,6 +236,27 @@ class GameScreen(SizeGuard, Screen[None]):
         self.set_class(width < NARROW, "narrow")
         self.set_class(width >= WIDE, "wide")
         self.set_class(width >= ROOMY, "roomy")
+        self._apply_fold()
+
+    @property
+    def small(self) -> bool:
+        """Whether the screen is narrow and short: the map comes first, the panels fold."""
+        return self.has_class("narrow") and self.has_class("short")
+
+    def _apply_fold(self) -> None:
+        folded = self.small and not self.panels_open
+        if folded != self.has_class("folded"):
+            # What folds is the game's to say (its legends and tables); the board, the
+            # cursor line and the choices always stay.
+            for selector in self.ui.folding:
+                for widget in self.query(selector):
+                    widget.set_class(True, "folds")
+            self.set_class(folded, "folded")
+            self.refresh_bindings()
+
+    def action_toggle_panels(self) -> None:
+        self.panels_open = not self.panels_open
+        self._apply_fold()
 
     # ------------------------------------------------------------ showing the game
     @property
@@ -692,6 +724,8 @@ class GameScreen(SizeGuard, Screen[None]):
             return self._choosing_now() and bool(panel.prefix)
         if action == "final_scores":
             return self.session.is_over()
+        if action == "toggle_panels":  # only a small screen folds its panels
+            return self.small
         if action == "undo":  # nothing to take back in a finished game, or in another window's;
             # otherwise u stays on offer, and says why when the rules refuse
             if not self.session.shared and self._at_keyboard is None:

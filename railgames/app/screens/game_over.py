@@ -9,12 +9,13 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from railgames.app.boards import game_ui
 from railgames.app.palette import player_style
 from railgames.app.screens.guard import SizeGuard
 from railgames.app.widgets.chart import history_chart
+from railgames.app.widgets.footer import KeyFooter
 from railgames.core.record import PlayerSpec
 from railgames.tables.recording import Recording
 from railgames.tables.table import Table
@@ -40,6 +41,9 @@ def money(value: int, signed: bool = False) -> str:
 
 class GameOverScreen(SizeGuard, Screen[None]):
     MIN_SIZE = (80, 24)  # the smallest terminal every game is laid out for
+    # What the footer keeps on a short line, most important first.
+    FOOTER_KEEP = ("launcher", "help", "app.quit", "history", "final_board", "new_game",
+                   "play_this", "show_log")
     BINDINGS = [
         Binding("enter,escape", "launcher", "Launcher"),
         Binding("b", "final_board", "Final board"),
@@ -79,7 +83,7 @@ class GameOverScreen(SizeGuard, Screen[None]):
                              style="bold")
                 yield Static(chart, id="go-chart-title")
                 yield Static(history_chart(names, history), id="go-chart")
-        yield Footer()
+        yield KeyFooter()
 
     def _scores(self, names: list[str]) -> RichTable:
         result = self.session.result()

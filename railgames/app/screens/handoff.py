@@ -8,10 +8,11 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Center, Middle
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from railgames.app.palette import player_style
 from railgames.app.screens.guard import SizeGuard
+from railgames.app.widgets.footer import KeyFooter
 
 QUIT_QUESTION = ("Stop playing? The game is saved after every action; "
                  "choose Continue in the launcher to pick it up again.")
@@ -23,6 +24,8 @@ class HandoffScreen(SizeGuard, Screen[str | None]):
     HandoffScreen #handoff-box { width: 56; max-width: 95%; height: auto; border: heavy $accent;
                                  padding: 1 2; content-align: center middle; text-align: center; }
     """
+    # What the footer keeps on a short line, most important first.
+    FOOTER_KEEP = ("ready", "take_back", "help", "quit_game")
     BINDINGS = [
         Binding("enter,space", "ready", "I'm ready"),
         Binding("u", "take_back", "Undo my move"),
@@ -52,7 +55,7 @@ class HandoffScreen(SizeGuard, Screen[str | None]):
             text.append(f"\n{self.previous}: press u to take back your move.", style="dim")
         with Middle(), Center():
             yield Static(text, id="handoff-box")
-        yield Footer()
+        yield KeyFooter()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if SizeGuard.check_action(self, action, parameters) is False:

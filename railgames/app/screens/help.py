@@ -7,9 +7,10 @@ from typing import Any
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from railgames.app.screens.guard import SizeGuard
+from railgames.app.widgets.footer import KeyFooter
 from railgames.games import help_text
 
 KEYS_HELP = """\
@@ -46,6 +47,8 @@ class HelpScreen(SizeGuard, ModalScreen[None]):
                             background: $surface; padding: 0 1; }
     HelpScreen #help-now { border: tall $warning; padding: 0 1; margin-bottom: 1; height: auto; }
     """
+    # What the footer keeps on a short line, most important first.
+    FOOTER_KEEP = ("close",)
     BINDINGS = [
         Binding("escape,q,question_mark,f1", "close", "Close help"),
         Binding("j", "scroll(1)", "Down", show=False),
@@ -67,7 +70,7 @@ class HelpScreen(SizeGuard, ModalScreen[None]):
             yield Markdown(rules_text(self.game_id), id="help-rules")
             if self.game_id is not None:  # the keys of every screen, after the rules
                 yield Markdown(KEYS_HELP, id="help-keys")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#help-body").focus()

@@ -139,6 +139,8 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
     """
     # Below 72 columns the Rules and Quit buttons make way (r and q, and the footer, remain).
     HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (72, "-roomy")]
+    # What the footer keeps on a short line, most important first.
+    FOOTER_KEEP = ("new_game", "rules", "app.quit", "continue_game", "watch_demo")
     BINDINGS = [
         Binding("n", "new_game", "New game"),
         Binding("c", "continue_game", "Continue"),

@@ -28,6 +28,8 @@ class LogScreen(SizeGuard, Screen[None]):
     LogScreen #log-title { height: 1; padding: 0 1; background: $panel; }
     LogScreen #full-log { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
     """
+    # What the footer keeps on a short line, most important first.
+    FOOTER_KEEP = ("close", "help")
     BINDINGS = [
         Binding("escape,l,L,q", "close", "Back"),
         Binding("question_mark,f1", "help", "Help"),

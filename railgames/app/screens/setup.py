@@ -9,9 +9,10 @@ from rich.text import Text
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from railgames.app.screens.guard import SizeGuard
+from railgames.app.widgets.footer import KeyFooter
 from railgames.core.errors import RailgamesError
 from railgames.core.record import PlayerSpec
 from railgames.games import maps_for, ruleset_class
@@ -34,6 +35,8 @@ KINDS = [("Human", "human"), ("Random bot", "random"), ("Greedy bot", "greedy"),
 
 
 class SetupScreen(SizeGuard, Screen[None]):
+    # What the footer keeps on a short line, most important first.
+    FOOTER_KEEP = ("start", "app.pop_screen", "help")
     BINDINGS = [
         Binding("escape", "app.pop_screen", "Back"),
         Binding("ctrl+s", "start", "Start"),
@@ -99,7 +102,7 @@ class SetupScreen(SizeGuard, Screen[None]):
             with Horizontal(id="setup-buttons"):
                 yield Button("Start", id="start", variant="primary", compact=True)
                 yield Button("Back", id="back", compact=True)
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         self._show_seats()

@@ -120,6 +120,8 @@ class ViewerScreen(Screen[None]):
     ViewerScreen.narrow #board-slots { display: none; }
     """
 
+    # What the footer keeps on a short line, most important first.
+    FOOTER_KEEP = ("step", "toggle_play", "leave", "help", "jump_turn", "toggle_players", "speed")
     BINDINGS = [
         Binding("space", "toggle_play", "Pause", priority=True),
         Binding("right", "step(1)", "Step", priority=True),

@@ -9,6 +9,12 @@ nothing else moves, and when they are the same it does nothing at all.
 
 It looks like Textual's footer (the same theme colours, the command palette's
 key at the right end) and answers a click on a key as that footer does.
+
+A line too short for every key keeps the ones that matter most: the palette's
+key goes short first (``^p`` without its word), then keys are left out, the
+least important first, the rest staying in the order bound. A screen names its
+most important actions, most important first, in ``FOOTER_KEEP``; an action it
+does not name counts least, and of two alike the one further right goes first.
 """
 
 from __future__ import annotations
@@ -28,6 +34,44 @@ class Hint:
     display: str  # the key as shown ("^p")
     description: str
     enabled: bool
+    action: str = ""  # the action's name, without its arguments ("hotkey", "app.quit")
+
+    @property
+    def width(self) -> int:
+        """Its cells on the line: `` key description ``."""
+        return len(self.display) + 2 + (len(self.description) + 1 if self.description else 0)
+
+
+def action_name(action: str) -> str:
+    """An action without its arguments: ``hotkey('e')`` is ``hotkey``."""
+    return action.partition("(")[0].strip()
+
+
+def keep_order(hints: tuple[Hint, ...], keep: tuple[str, ...]) -> list[Hint]:
+    """``hints``, least important first: the order in which a short line leaves them out.
+
+    Named in ``keep`` counts by its place there (first is most important); not named
+    counts least; a key that does nothing now (dimmed) less still; of two alike, the
+    one further right is left out first.
+    """
+    def rank(index: int) -> tuple[int, int]:
+        hint = hints[index]
+        place = keep.index(hint.action) if hint.action in keep else len(keep)
+        return (place + (0 if hint.enabled else len(keep) + 1), index)
+
+    return [hints[i] for i in sorted(range(len(hints)), key=rank, reverse=True)]
+
+
+def fitting(hints: tuple[Hint, ...], keep: tuple[str, ...], room: int) -> tuple[Hint, ...]:
+    """The hints that fit in ``room`` cells, the least important left out first."""
+    shown = list(hints)
+    used = sum(h.width for h in shown)
+    for hint in keep_order(hints, keep):
+        if used <= room:
+            break
+        shown.remove(hint)
+        used -= hint.width
+    return tuple(shown)
 
 
 class KeyFooter(Widget, can_focus=False):
@@ -74,7 +118,7 @@ class KeyFooter(Widget, can_focus=False):
             if binding.show and binding.action not in actions:
                 actions.add(binding.action)
                 keys.append(Hint(binding.key, self.app.get_key_display(binding),
-                                 binding.description, enabled))
+                                 binding.description, enabled, action_name(binding.action)))
         palette = None
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             entry = active.get(self.app.COMMAND_PALETTE_BINDING)
@@ -101,8 +145,27 @@ class KeyFooter(Widget, can_focus=False):
             self.refresh()  # one line painted again; its size never changes
 
     # ------------------------------------------------------------ drawing
-    def render(self) -> Text:
+    def shown(self) -> tuple[tuple[Hint, ...], str | None]:
+        """The keys that fit on the line, and the palette's tail as drawn (None: no palette)."""
         keys, palette = self._drawn = self.hints()
+        width = self.size.width
+        tail = None
+        if palette is not None:
+            tail = f"▏{palette.display} {palette.description} "
+            if width and sum(h.width for h in keys) + len(tail) > width:
+                tail = f"▏{palette.display} "  # short before any key is left out
+        if not width:
+            return keys, tail
+        keep = tuple(getattr(self.screen, "FOOTER_KEEP", ()))
+        return fitting(keys, keep, width - len(tail or "")), tail
+
+    def text(self) -> str:
+        """The line as plain text (what a player reads)."""
+        return self.render().plain
+
+    def render(self) -> Text:
+        keys, tail_text = self.shown()
+        palette = self._drawn[1] if self._drawn is not None else None
         key_style = self.get_component_rich_style("key-footer--key")
         text_style = self.get_component_rich_style("key-footer--description")
         dim = Style(dim=True)
@@ -114,11 +177,12 @@ class KeyFooter(Widget, can_focus=False):
             if hint.description:
                 line.append(f"{hint.description} ", text_style if hint.enabled else text_style + dim)
             spans.append((start, len(line), hint))
-        if palette is not None:
+        if palette is not None and tail_text is not None:
             # Docked at the right end, over the last keys if the line is too short.
+            short = tail_text == f"▏{palette.display} "
             tail = Text.assemble(("▏", self.get_component_rich_style("key-footer--palette")),
                                  (palette.display, key_style),
-                                 (f" {palette.description}", text_style), " ")
+                                 ("" if short else f" {palette.description}", text_style), " ")
             width = self.size.width or len(line) + len(tail)
             room = max(0, width - len(tail))
             if len(line) > room:

@@ -53,6 +53,8 @@ def holdings_line(rules: ParisConnectionRules, shares: dict[str, int]) -> Text:
 
 class ParisConnectionUI(GameUI):
     ruleset: ParisConnectionRules
+    # Folded away on a small screen with the players: the company values.
+    folding = (*GameUI.folding, "#pc-values")
 
     # ------------------------------------------------------------ labels
     def letter(self, company: str) -> str:

@@ -53,6 +53,9 @@ CANCEL_KEY = "cancel"
 class RotwUI(GameUI):
     ruleset: RailwaysOfTheWorldRules
     players_title = "Railroads"
+    # Folded away on a small screen with the players: the markers' line
+    # (empty cities, the bag, the new cities).
+    folding = (*GameUI.folding, "#rotw-markers")
 
     # ------------------------------------------------------------ labels
     def hex_name(self, offset: Sequence[int]) -> str:
@@ -322,6 +325,20 @@ class RotwUI(GameUI):
 
     def board_extras(self) -> list[Any]:
         return [RotwTrack(self.ruleset, id="rotw-track")]
+
+    def legend(self) -> RenderableType | None:
+        """The key drawn on the map, as lines under it: at 80 columns the map's own is
+        off to the side of the view."""
+        from railgames.games.railways_of_the_world.board import LEGEND
+
+        table = Table.grid(padding=(0, 2), expand=False)
+        for _ in range(3):
+            table.add_column(no_wrap=True)
+        cells = [Text.assemble((glyph.ljust(4), style), (text, "dim"))
+                 for glyph, style, text in LEGEND]
+        for row in range(0, len(cells), 3):
+            table.add_row(*cells[row:row + 3])
+        return table
 
     def final_scores(self, state: Any, names: Sequence[str]) -> RenderableType | None:
         if state.final is None:

@@ -82,6 +82,8 @@ class FirstThatFits:
 class SteelDriverUI(GameUI):
     ruleset: SteelDriverRules
     players_title = "Players"
+    # Folded away on a small screen with the players: the order of play.
+    folding = (*GameUI.folding, "#sd-order")
 
     # ------------------------------------------------------------ names
     def company(self, company: str) -> str:
