@@ -25,7 +25,7 @@ MUST_SHOW: dict[str, tuple[tuple[int, int], list[str]]] = {
     "handoff": (SMALLEST, ["I'm ready", "Help", "Quit"]),
     "board": (GAME, ["Pass", "Help", "Quit", "Panels"]),
     "rotw_board": (GAME, ["Choose hex", "End build", "Help", "Quit", "Panels", "Undo"]),
-    "ar_board": (GAME, ["Choose hex", "End build", "Back", "Help", "Quit", "Panels"]),
+    "ar_board": (GAME, ["Choose hex", "End action", "Back", "Help", "Quit", "Panels"]),
     "rotw_game_over": (GAME, ["Help", "Scores", "Quit"]),
     "pc_game_over": (GAME, ["Launcher", "History", "Help", "Quit"]),
     "log_view": (SMALLEST, ["Back", "Help"]),
