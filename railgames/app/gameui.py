@@ -17,18 +17,23 @@ from rich.table import Table
 from rich.text import Text
 
 from railgames.app.palette import player_letters, player_style
+from railgames.app.palette import short_name as short_name  # the games import it from here
 from railgames.core.engine import Prompt, Ruleset
 from railgames.core.errors import RailgamesError
 
-
-def short_name(name: str) -> str:
-    """A seat's name without the description a bot is given: ``Ada (greedy bot)`` is ``Ada``."""
-    head, sep, tail = name.partition(" (")
-    return head if sep and tail.endswith(" bot)") else name
-
-
 # The kind shown for a person's seat whose player has left a host's table for now.
 AWAY = "away"
+
+
+def with_short_names(text: str, names: Sequence[str]) -> str:
+    """``text`` with each bot's description left off its name where that name stays
+    unmistakable: "high bid $9 by Ada (greedy bot) — Ann to bid" reads "by Ada — Ann"
+    (games saved with such names still show them whole in the log)."""
+    shorts = [short_name(n) for n in names]
+    for name, short in sorted(zip(names, shorts, strict=True), key=lambda p: -len(p[0])):
+        if short != name and shorts.count(short) == 1 and short not in names:
+            text = text.replace(name, short)
+    return text
 
 
 def bot_tag(kind: str) -> str:
