@@ -42,12 +42,25 @@ def bot_tag(kind: str) -> str:
     return base + {"easy": "-", "hard": "+"}.get(level, f":{level}" if level else "")
 
 
-def append_seat(text: Text, name: str, kind: str, style: str) -> None:
-    """A seat's name in a players table, whole, and after it, dim, what kind of bot plays it
-    (what a narrow panel cuts first)."""
+def append_seat(text: Text, name: str, kind: str, style: str, after: str = "") -> None:
+    """A seat's name in a players table, whole, then ``after`` (a mark such as ``★1st``),
+    and last, dim, what kind of bot plays it (what a narrow panel cuts first)."""
     text.append(f" {short_name(name)}", style=style)
+    if after:
+        text.append(after, style="bold")
     if kind != "human":
         text.append(f" ({bot_tag(kind)})", style="dim")
+
+
+PLAYER_PREFIX = len("▶ A  ")  # the turn mark and the player's letter, before the name
+NAME_ROOM = 12  # a name this long or shorter is never cut in a players table
+
+
+def seat_column_width(names: Sequence[str], after: str = "") -> int:
+    """The least width of a players table's first column: every name whole (up to
+    NAME_ROOM cells) with its mark, and a cell for the '…' of a bot's kind cut short."""
+    longest = max((len(short_name(n)) for n in names), default=0)
+    return PLAYER_PREFIX + min(NAME_ROOM, longest) + len(after) + 1
 
 @dataclass
 class Choice:

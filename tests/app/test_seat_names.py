@@ -101,3 +101,25 @@ async def test_the_banner_stays_one_line_at_80x24_with_bots_named_long() -> None
         assert banner.size.height == 1
         assert "turn 1" in line and ": take Bank Loans? (cash $10, debt $0)" in line
         assert "bot)" not in line
+
+
+@pytest.mark.parametrize("game_id", ["new-england", "paris-connection", "steel-driver",
+                                     "railways-of-the-world", "american-rails"])
+def test_a_narrow_players_table_cuts_a_bots_kind_never_a_name(game_id: str) -> None:
+    ruleset = load_ruleset(game_id)
+    players = [PlayerSpec(name="Ann"), PlayerSpec(name="Ada (greedy bot)", kind="greedy"),
+               PlayerSpec(name="Ben (search:hard bot)", kind="search:hard")]
+    game = Game.new(ruleset, players, 3)
+    state = game.view(0)
+    if game_id == "new-england":  # the longest note on links there is
+        links = [link.id for link in ruleset.map.links[:3]]
+        for r in state.railways:
+            r.links, r.bought_this_turn = list(links), links[0]
+        state.unfinished = list(links)
+    table = game_ui(ruleset).players_table(state, [p.name for p in players],
+                                           [p.kind for p in players], 1)
+    console = Console(width=44, record=True, color_system=None)
+    console.print(table)
+    text = console.export_text()
+    for name in ("Ann", "Ada", "Ben"):
+        assert f"  {name} " in text or f"  {name}\n" in text, text
