@@ -62,6 +62,7 @@ def seat_column_width(names: Sequence[str], after: str = "") -> int:
     longest = max((len(short_name(n)) for n in names), default=0)
     return PLAYER_PREFIX + min(NAME_ROOM, longest) + len(after) + 1
 
+
 @dataclass
 class Choice:
     """A legal action, placed in a small tree: one key and label per level."""
