@@ -289,7 +289,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             problem = Game.players_problem(ruleset, players) if players is not None else None
             if problem:
                 raise RailgamesError(f"--players: {problem}")
-        start = {"game": args.game, "players": players, "seed": args.seed, "map": map_id}
+        start = {"game": args.game, "players": players, "seed": args.seed, "map": map_id,
+                 "handoff": bool(getattr(args, "handoff", False))}
     _quiet_collector()
     from railgames.app.main import run_app
 
@@ -409,6 +410,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                                             "or bot:search:hard (2 s)")
         play.add_argument("--seed", type=int, default=None)
         play.add_argument("--map", help="map id, for games with more than one board")
+        play.add_argument("--handoff", action="store_true",
+                          help="a hand-off screen between people sharing the keyboard (always "
+                               "on in a game that keeps secrets)")
         play.set_defaults(func=cmd_play)
 
     if wanted("demo"):

@@ -111,6 +111,8 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         from railgames.app.screens.setup import SetupScreen
 
         game_id = spec["game"]
+        if spec.get("handoff"):  # play --handoff: as if ticked in the setup screen
+            self.handoff_default = True
         players: list[PlayerSpec] | None = spec.get("players")
         seed = spec.get("seed")
         if players:
