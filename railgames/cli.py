@@ -231,21 +231,33 @@ def cmd_schema(args: argparse.Namespace) -> int:
 BOT_KINDS = ("random", "greedy", "search", "search:easy", "search:hard")
 
 
+# Bots' names, one for each initial: a bot takes one whose initial no one else has, so
+# every player's letter on the board is their initial (see palette.player_letters).
+BOT_NAMES = ("Ada", "Ben", "Cy", "Di", "Ed", "Flo", "Gus", "Hal", "Ivy", "Jo", "Kit", "Lu",
+             "Max", "Ned", "Otto", "Pam", "Quin", "Rex", "Sam", "Tom", "Una", "Vic", "Wes", "Zoe")
+
+
 def parse_seats(text: str) -> list[Any]:
-    """'Ann,Bob,bot:greedy' -> player specs (bots get names of their own)."""
+    """'Ann,Bob,bot:greedy' -> player specs.
+
+    Bots get short names of their own (the players table says what kind of bot
+    plays a seat), each with an initial none of the other players has.
+    """
     from railgames.core.record import PlayerSpec
 
+    parts = [p.strip() for p in text.split(",") if p.strip()]
+    people = [part[:24] for part in parts if not part.startswith("bot:")]
+    taken = {name[:1].upper() for name in people}
+    free = [n for n in BOT_NAMES if n[0] not in taken] + [
+        n for n in BOT_NAMES if n[0] in taken and n.lower() not in {p.lower() for p in people}]
     specs = []
-    bot_names = ["Ada", "Ben", "Cy", "Di", "Ed", "Flo"]
-    bots = 0
-    for part in [p.strip() for p in text.split(",") if p.strip()]:
+    for part in parts:
         if part.startswith("bot:"):
             kind = part[4:] or "greedy"
             if kind not in BOT_KINDS:
                 raise RailgamesError(f"unknown bot kind '{kind}' ({', '.join(BOT_KINDS)})")
-            name = bot_names[bots] if bots < len(bot_names) else f"Bot {bots + 1}"
-            bots += 1
-            specs.append(PlayerSpec(name=f"{name} ({kind} bot)"[:24], kind=kind))  # type: ignore[arg-type]
+            name = free.pop(0) if free else f"Bot {len(specs) + 1}"
+            specs.append(PlayerSpec(name=name, kind=kind))  # type: ignore[arg-type]
         else:
             specs.append(PlayerSpec(name=part[:24]))
     return specs
@@ -277,7 +289,8 @@ def cmd_play(args: argparse.Namespace) -> int:
             problem = Game.players_problem(ruleset, players) if players is not None else None
             if problem:
                 raise RailgamesError(f"--players: {problem}")
-        start = {"game": args.game, "players": players, "seed": args.seed, "map": map_id}
+        start = {"game": args.game, "players": players, "seed": args.seed, "map": map_id,
+                 "handoff": bool(getattr(args, "handoff", False))}
     _quiet_collector()
     from railgames.app.main import run_app
 
@@ -397,6 +410,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                                             "or bot:search:hard (2 s)")
         play.add_argument("--seed", type=int, default=None)
         play.add_argument("--map", help="map id, for games with more than one board")
+        play.add_argument("--handoff", action="store_true",
+                          help="a hand-off screen between people sharing the keyboard (always "
+                               "on in a game that keeps secrets)")
         play.set_defaults(func=cmd_play)
 
     if wanted("demo"):

@@ -90,7 +90,9 @@ def field(term: Any, amount: str) -> None:
 @pytest.fixture
 def played(tmp_path: Path) -> Iterator[tuple[PtyScreen, Path]]:
     data = tmp_path / "data"
-    term = PtyScreen(["play", "new-england", "--players", "Ann,Bob,Cat", "--seed", "1"], data)
+    # (New England hides nothing: its hand-off screens are asked for.)
+    term = PtyScreen(["play", "new-england", "--players", "Ann,Bob,Cat", "--seed", "1", "--handoff"],
+                     data)
     try:
         yield term, data
     finally:

@@ -156,6 +156,16 @@ def test_text_demo_reads_as_a_walkthrough() -> None:
     assert lines[-1].startswith(("Rules shown", "Not at work"))
 
 
+def test_text_demo_numbers_the_actions_it_tells_without_a_gap() -> None:
+    # Railways of the World's choice of an action tells nothing by itself (what is then
+    # done tells it): numbering by the record's index left 5, 8, 10, ... out.
+    game = demo_game(load_ruleset("railways-of-the-world"))
+    assert len({e.action for e in game.log}) < len(game.record.actions) + 1  # some are silent
+    lines = list(text_demo(game))
+    numbers = [int(m.group(1)) for line in lines if (m := re.match(r"^ {0,4}(\d+) ", line))]
+    assert numbers == list(range(1, len(numbers) + 1))
+
+
 def test_a_shipment_is_told_with_the_city_that_stopped_it() -> None:
     game = demo_game(load_ruleset("new-england"))
     ruleset = game.ruleset

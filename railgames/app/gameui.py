@@ -17,18 +17,23 @@ from rich.table import Table
 from rich.text import Text
 
 from railgames.app.palette import player_letters, player_style
+from railgames.app.palette import short_name as short_name  # the games import it from here
 from railgames.core.engine import Prompt, Ruleset
 from railgames.core.errors import RailgamesError
 
-
-def short_name(name: str) -> str:
-    """A seat's name without the description a bot is given: ``Ada (greedy bot)`` is ``Ada``."""
-    head, sep, tail = name.partition(" (")
-    return head if sep and tail.endswith(" bot)") else name
-
-
 # The kind shown for a person's seat whose player has left a host's table for now.
 AWAY = "away"
+
+
+def with_short_names(text: str, names: Sequence[str]) -> str:
+    """``text`` with each bot's description left off its name where that name stays
+    unmistakable: "high bid $9 by Ada (greedy bot) — Ann to bid" reads "by Ada — Ann"
+    (games saved with such names still show them whole in the log)."""
+    shorts = [short_name(n) for n in names]
+    for name, short in sorted(zip(names, shorts, strict=True), key=lambda p: -len(p[0])):
+        if short != name and shorts.count(short) == 1 and short not in names:
+            text = text.replace(name, short)
+    return text
 
 
 def bot_tag(kind: str) -> str:
@@ -37,12 +42,26 @@ def bot_tag(kind: str) -> str:
     return base + {"easy": "-", "hard": "+"}.get(level, f":{level}" if level else "")
 
 
-def append_seat(text: Text, name: str, kind: str, style: str) -> None:
-    """A seat's name in a players table, whole, and after it, dim, what kind of bot plays it
-    (what a narrow panel cuts first)."""
+def append_seat(text: Text, name: str, kind: str, style: str, after: str = "") -> None:
+    """A seat's name in a players table, whole, then ``after`` (a mark such as ``★1st``),
+    and last, dim, what kind of bot plays it (what a narrow panel cuts first)."""
     text.append(f" {short_name(name)}", style=style)
+    if after:
+        text.append(after, style="bold")
     if kind != "human":
         text.append(f" ({bot_tag(kind)})", style="dim")
+
+
+PLAYER_PREFIX = len("▶ A  ")  # the turn mark and the player's letter, before the name
+NAME_ROOM = 12  # a name this long or shorter is never cut in a players table
+
+
+def seat_column_width(names: Sequence[str], after: str = "") -> int:
+    """The least width of a players table's first column: every name whole (up to
+    NAME_ROOM cells) with its mark, and a cell for the '…' of a bot's kind cut short."""
+    longest = max((len(short_name(n)) for n in names), default=0)
+    return PLAYER_PREFIX + min(NAME_ROOM, longest) + len(after) + 1
+
 
 @dataclass
 class Choice:

@@ -45,7 +45,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         load_path: str | Path | None = None,
         *,
         bot_delay: float | None = None,
-        handoff: bool = True,
+        handoff: bool = False,
         watch: dict[str, Any] | None = None,
     ) -> None:
         layout_once.install()
@@ -55,6 +55,8 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         self.new_game = new_game
         self.load_path = load_path
         self.bot_delay = _env_delay() if bot_delay is None else bot_delay
+        # Hand-off screens between people at one keyboard, in a game without secrets (a
+        # game with them always has its hand-off screen): off unless set up so.
         self.handoff_default = handoff
         self.session: Session | None = None
         self._screen_diff = ScreenDiff()
@@ -109,6 +111,8 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         from railgames.app.screens.setup import SetupScreen
 
         game_id = spec["game"]
+        if spec.get("handoff"):  # play --handoff: as if ticked in the setup screen
+            self.handoff_default = True
         players: list[PlayerSpec] | None = spec.get("players")
         seed = spec.get("seed")
         if players:

@@ -65,12 +65,26 @@ def player_style(seat: int) -> str:
 
 
 def player_letters(names: Sequence[str]) -> list[str]:
-    """One distinct capital letter per player: the initial when it is free, else the next free one."""
+    """One distinct capital letter per player, read from the name alone.
+
+    The initial when it is free, else the name's next free letter, else the first
+    free letter of the alphabet. A bot's description ("Ada (greedy bot)") is not
+    part of its name: Ada is never G for "greedy". The letters follow from the
+    names in seat order only, so a game keeps them from its first move to a
+    replay of its save (no save holds them).
+    """
     letters: list[str] = []
     for name in names:
-        candidates = [c.upper() for c in name if c.isalpha()] + [chr(ord("A") + i) for i in range(26)]
+        own = [c.upper() for c in short_name(name) if "A" <= c.upper() <= "Z"]
+        candidates = own + [chr(ord("A") + i) for i in range(26)]
         letters.append(next(c for c in candidates if c not in letters))
     return letters
+
+
+def short_name(name: str) -> str:
+    """A seat's name without the description a bot is given: ``Ada (greedy bot)`` is ``Ada``."""
+    head, sep, tail = name.partition(" (")
+    return head if sep and tail.endswith(" bot)") else name
 
 
 def commodity_letter(colour: str) -> str:

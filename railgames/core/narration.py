@@ -78,14 +78,20 @@ def text_lines(told: Sequence[Told], game_id: str, width: int = 100) -> Iterator
     An action's first event is numbered; events that followed by themselves are
     indented under it. A rule seen for the first time is explained in full
     below the line; a rule seen before adds its one-line reason to the line.
+    The numbers count the actions told: an action that tells nothing by itself
+    (Railways of the World's choice of what to do, told by what is then done)
+    takes no number, so none is missing from the count.
     """
     action = None
+    number = 0
     indent = " " * 8
     for item in told:
         e = item.event
         if e.action != action:
             action = e.action
-            head = "setup " if e.action == SETUP else f"{e.action + 1:>5} "
+            if e.action != SETUP:
+                number += 1
+            head = "setup " if e.action == SETUP else f"{number:>5} "
         else:
             head = " " * 6
         reasons = reason_line(item)

@@ -71,8 +71,9 @@ def scenes(folder: Path) -> dict[str, Callable[[], tuple[Any, list[str]]]]:
                              handoff=False), ["tab", "enter"])
 
     def handoff() -> tuple[Any, list[str]]:
+        # New England hides nothing: its hand-off screen shows only when set up so.
         app = RailgamesApp(new_game={"game": "new-england", "players": HUMANS, "seed": SEED},
-                           bot_delay=0)
+                           bot_delay=0, handoff=True)
         return app, ["enter"]
 
     def help_screen() -> tuple[Any, list[str]]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from textual.widgets import Checkbox
+
 from railgames.app.main import RailgamesApp
 from railgames.app.saves import saves_dir
 from railgames.app.screens.continue_ import ContinueScreen
@@ -115,6 +117,46 @@ async def test_a_refused_bid_shows_its_reason_and_changes_nothing() -> None:
         assert state_fields(screen.session.state) == state_before
         await pilot.press("p")  # still playable: the pass goes through
         assert len(screen.session.game.record.actions) == len(before.actions) + 1
+
+
+@run_async
+async def test_a_game_without_secrets_has_no_hand_off_unless_set_up_so() -> None:
+    # New England hides nothing: three people take their loans one after another, each
+    # decision straight on the game screen.
+    app = three_humans()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and not screen.handoff
+        seats = [screen.session.prompt().seat]
+        for _ in range(3):
+            await pilot.press("enter")  # no loan ($0)
+            assert app.screen is screen
+            seats.append(screen.session.prompt().seat)
+        assert len(set(seats)) == 3 and screen.session.state.step is Step.AUCTION
+
+
+@run_async
+async def test_the_setup_screen_offers_the_hand_off_off_where_nothing_is_secret() -> None:
+    app = RailgamesApp(bot_delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        for game_id, ticked, can_change in (("new-england", False, True),
+                                            ("paris-connection", True, False)):
+            app.push_screen(SetupScreen(game_id))
+            await pilot.pause()
+            box = app.screen.query_one("#handoff", Checkbox)
+            assert (box.value, box.disabled) == (ticked, not can_change), game_id
+            app.pop_screen()
+            await pilot.pause()
+        # Ticked, New England's hand-off screen comes between two people.
+        app.push_screen(SetupScreen("new-england", [PlayerSpec(name=n) for n in ("Ann", "Bob", "Cat")],
+                                    seed=5))
+        await pilot.pause()
+        app.screen.query_one("#handoff", Checkbox).value = True
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and app.screen.handoff
+        await pilot.press("enter")  # no loan
+        assert isinstance(app.screen, HandoffScreen)
 
 
 @run_async

@@ -12,6 +12,8 @@ from railgames.core.engine import Game
 from railgames.core.maps import parse_map
 from railgames.core.record import PlayerSpec
 from railgames.games.new_england.board import (
+    BUILT_GLYPHS,
+    UNFINISHED_GLYPHS,
     BoardLayout,
     NewEnglandBoard,
     NewEnglandSlots,
@@ -369,3 +371,30 @@ def test_a_state_change_repaints_only_the_rows_that_changed(
             assert calls == []
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("built", [True, False], ids=["built", "bought"])
+def test_every_owned_link_shows_its_owner_and_whether_it_is_built_in_plain_text(built: bool) -> None:
+    # The real map, where some links are one or two cells squeezed between labels
+    # (Boston-Worcester is a single '╱'). In plain text (what NO_COLOR shows) each
+    # owned link carries its owner's letter, and a built link's glyphs are never a
+    # link still to be built's: slanted ones included.
+    from railgames.games import load_ruleset
+
+    rules = load_ruleset("new-england")
+    assert isinstance(rules, NewEnglandRules)
+    state = copy.deepcopy(Game.new(rules, [PlayerSpec(name=n) for n in ("Ann", "Bob", "Cat")],
+                                   seed=5).state)
+    for i, link in enumerate(rules.map.links):
+        state.owner[link.id] = i % 3
+        (state.built.add(link.id) if built else state.unfinished.append(link.id))
+    board = NewEnglandBoard(rules)
+    board.update_state(state)
+    glyphs = set(BUILT_GLYPHS if built else UNFINISHED_GLYPHS)
+    others = set(UNFINISHED_GLYPHS if built else BUILT_GLYPHS) - glyphs
+    assert others, "built and unbuilt links share no glyph"
+    for link, path in board.layout_.links.items():
+        drawn = [board.row_text(row)[col] for col, row in path.cells]
+        assert "ABC"[state.owner[link]] in drawn, (link, drawn)
+        assert not others & set(drawn), (link, drawn)
+    assert len(board.layout_.links["BOS-WOR"].cells) == 1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from textual.widgets import RichLog
+from textual.widgets import Input, RichLog
 
 from railgames.app.main import RailgamesApp
 from railgames.app.saves import saves_dir
@@ -63,6 +63,23 @@ async def test_a_demo_plays_to_the_end_unattended_and_offers_a_real_game() -> No
         setup = await wait_for(pilot, app, SetupScreen)
         assert setup.game_id == "paris-connection"
         assert [p.kind for p in setup.initial] == ["human", "greedy", "greedy", "greedy"]
+
+
+@run_async
+async def test_play_this_game_gives_the_person_a_plain_name() -> None:
+    # A watched game whose bots were named on the command line the old way: the seat
+    # handed to a person, and the bots' seats too, are set up by the names alone.
+    record = demo_record(load_ruleset("paris-connection"))
+    record.players = [PlayerSpec(name=f"{n} (greedy bot)", kind="greedy")
+                      for n in ("Ada", "Ben", "Cy", "Di")]
+    app = RailgamesApp(watch={"record": record, "demo": True, "speed": 200.0})
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, app, GameOverScreen)
+        await pilot.press("p")  # Play this game
+        setup = await wait_for(pilot, app, SetupScreen)
+        names = [setup.query_one(f"#name-{seat}", Input).value for seat in range(4)]
+        assert names == ["Ada", "Ben", "Cy", "Di"]
+        assert [p.kind for p in setup.players()] == ["human", "greedy", "greedy", "greedy"]
 
 
 @run_async

@@ -20,7 +20,7 @@ from textual.widgets import OptionList, RichLog, Static
 from railgames import compat
 from railgames.app.boards import board_class, game_ui, with_key_words
 from railgames.app.commands import GameCommands
-from railgames.app.gameui import AWAY
+from railgames.app.gameui import AWAY, with_short_names
 from railgames.app.palette import player_letters, player_style
 from railgames.app.screens.confirm import ConfirmScreen
 from railgames.app.screens.guard import SizeGuard
@@ -455,7 +455,7 @@ class GameScreen(SizeGuard, Screen[None]):
         else:
             seat = prompt.seat
             text.append(f" {self.letters[seat]} ", style="reverse " + player_style(seat))
-            text.append(" " + prompt.text)
+            text.append(" " + with_short_names(prompt.text, self.names))
         self.query_one("#banner", Static).update(text)
 
     @property

@@ -12,7 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from railgames.app.boards import game_ui
-from railgames.app.palette import player_style
+from railgames.app.palette import player_style, short_name
 from railgames.app.screens.guard import SizeGuard
 from railgames.app.widgets.chart import history_chart
 from railgames.app.widgets.footer import KeyFooter
@@ -163,7 +163,7 @@ class GameOverScreen(SizeGuard, Screen[None]):
 
         players = list(self.session.players)
         if all(p.is_bot for p in players):
-            players[0] = PlayerSpec(name=players[0].name, kind="human")
+            players[0] = PlayerSpec(name=short_name(players[0].name), kind="human")
         self.rapp.to_launcher()
         self.app.push_screen(SetupScreen(self.session.ruleset.id, players))
 

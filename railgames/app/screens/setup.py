@@ -11,6 +11,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
+from railgames.app.palette import short_name
 from railgames.app.screens.guard import SizeGuard
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.errors import RailgamesError
@@ -75,7 +76,9 @@ class SetupScreen(SizeGuard, Screen[None]):
                 spec = self.initial[seat] if seat < len(self.initial) else None
                 with Horizontal(classes="setup-row seat", id=f"seat-{seat}"):
                     yield Label(f"Seat {seat + 1}", classes="setup-label")
-                    yield Input(spec.name if spec else DEFAULT_NAMES[seat], id=f"name-{seat}",
+                    # A bot's description is no part of its name: the seat's kind says it,
+                    # and a seat turned over to a person keeps only the name.
+                    yield Input(short_name(spec.name) if spec else DEFAULT_NAMES[seat], id=f"name-{seat}",
                                 max_length=24, compact=True, classes="seat-name")
                     yield Select(KINDS, value=spec.kind if spec else "human", allow_blank=False,
                                  id=f"kind-{seat}", compact=True, classes="seat-kind")

@@ -12,8 +12,11 @@ so the board reads in 16 colours, with NO_COLOR, and for colour-blind players:
 * ``··········``  a link nobody owns yet (faint dots)
 * ``━━━1━━━``     offered in this turn's auction, slot 1, 2, ...
 * ``╌╌╌a╌╌╌``     publicised for next turn, slot a, b, ...
-* ``A═A═A═A``     built, owned by the player whose letter is A
-* ``A╌╌A╌╌A``     bought by A but not built yet
+* ``A═A═A═A``     built, owned by the player whose letter is A (slanted: ``A╱A``)
+* ``A╌╌A╌╌A``     bought by A but not built yet (slanted: ``A⋰⋰A``)
+
+An owned link always carries its owner's letter, a link of one or two cells
+too (on the cell a slot number would take, clear of the labels).
 * ``Boston·R``    Boston demands red cubes; ``[BBP]`` under it: cubes waiting there
 * ``▸Boston``     a city the current step lets you choose (also underlined)
 
@@ -52,9 +55,11 @@ from railgames.games.new_england.state import NEState
 
 # Line glyphs by direction: horizontal, vertical, rising (/), falling (\).
 OFFERED_GLYPHS = ("━", "┃", "╱", "╲")
-NEXT_GLYPHS = ("╌", "╎", "╱", "╲")
+# Dashed where not built yet: slanted too, so a slanted built link (solid) is told from
+# one still to be built without its colour (NO_COLOR, a 16-colour terminal).
+NEXT_GLYPHS = ("╌", "╎", "⋰", "⋱")
 BUILT_GLYPHS = ("═", "║", "╱", "╲")
-UNFINISHED_GLYPHS = ("╌", "╎", "╱", "╲")
+UNFINISHED_GLYPHS = ("╌", "╎", "⋰", "⋱")
 UNBUILT_GLYPH = "·"
 HIGHLIGHT_MARK = "▸"
 DEMAND_SEPARATOR = "·"
@@ -283,21 +288,28 @@ class NewEnglandBoard(GraphBoard):
                 if text and place.cube_row is not None:
                     self._cube_texts[cid] = text
                     cube_cells.update((start + i, place.cube_row) for i in range(len(text)))
-        near = lay.near_labels | lay.beside(cube_cells)
+        # (A letter under a city's cubes would be drawn over: those cells take none either.)
+        near = lay.near_labels | lay.beside(cube_cells) | cube_cells
 
         def draw(link: str, glyphs: tuple[str, ...] | None, style: Style,
                  letter: str | None = None, every: int = 2,
                  mark: str | None = None, mark_style: Style | None = None) -> None:
             path = lay.links[link]
+            lettered = False
             for i, ((col, row), d) in enumerate(zip(path.cells, path.directions, strict=True)):
                 if glyphs is None:
                     ch = UNBUILT_GLYPH
                 elif letter is not None and i % every == 0 and (col, row) not in near:
-                    ch = letter
+                    ch, lettered = letter, True
                 else:
                     ch = glyphs[d]
                 chars[row][col] = ch
                 styles[row][col] = style
+            if letter is not None and not lettered and path.cells:
+                # A short link squeezed between labels: its owner's letter goes where a
+                # slot number would, the cell chosen to keep clear of the labels.
+                col, row = path.cells[path.middle]
+                chars[row][col] = letter
             if mark is not None and path.cells:
                 col, row = path.cells[path.middle]
                 chars[row][col] = mark

@@ -12,7 +12,7 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, append_seat
+from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, append_seat, seat_column_width
 from railgames.app.palette import commodity_letter, player_letters, player_style
 from railgames.core.engine import Prompt
 from railgames.games.new_england.actions import (
@@ -28,6 +28,7 @@ from railgames.games.new_england.rules import NewEnglandRules, service_due
 from railgames.games.new_england.state import NEState, Step
 
 PASS_KEY = "·pass"
+FIRST = " ★1st"  # after the name of the First Player card's holder
 
 
 class NewEnglandUI(GameUI):
@@ -161,22 +162,22 @@ class NewEnglandUI(GameUI):
                       to_move: int | None) -> RenderableType:
         letters = player_letters(names)
         table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
-        table.add_column("Player", no_wrap=True, ratio=3)
+        # In a narrow panel the links' note gives way (cut at its end), never the names.
+        table.add_column("Player", no_wrap=True, ratio=3, min_width=seat_column_width(names, FIRST))
         table.add_column("Cash", justify="right")
         table.add_column("Loans", justify="right")
         table.add_column("Inc", justify="right")
-        table.add_column("Links", justify="right", no_wrap=True)
+        table.add_column("Links", justify="right", no_wrap=True, ratio=2)
         for seat, r in enumerate(state.railways):
             mark = "▶" if seat == to_move else " "
             name = Text(f"{mark}", style="bold")
             name.append(f" {letters[seat]} ", style="reverse " + player_style(seat))
-            append_seat(name, r.name, kinds[seat], player_style(seat))
-            if seat == state.first:
-                name.append(" ★1st", style="bold")
+            append_seat(name, r.name, kinds[seat], player_style(seat),
+                        after=FIRST if seat == state.first else "")
             unfinished = sum(1 for link in r.links if link in state.unfinished)
-            links = str(len(r.links)) + (f" ({unfinished} unbuilt)" if unfinished else "")
-            if r.bought_this_turn:
-                links += " +new"
+            links = str(len(r.links)) + (" +new" if r.bought_this_turn else "")
+            if unfinished:
+                links += f" ({unfinished} unbuilt)"
             table.add_row(name, f"${r.cash}", f"${r.debt}" if r.debt else "-", str(r.income), links)
         return table
 

@@ -16,7 +16,15 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
-from railgames.app.gameui import Choice, GameUI, Highlight, Hotkey, bot_tag, short_name
+from railgames.app.gameui import (
+    Choice,
+    GameUI,
+    Highlight,
+    Hotkey,
+    bot_tag,
+    seat_column_width,
+    short_name,
+)
 from railgames.app.palette import player_letters, player_style
 from railgames.core.engine import Prompt
 from railgames.games.steel_driver.actions import (
@@ -53,10 +61,6 @@ def cubes(count: int) -> str:
 
 
 UNBOUNDED = 10_000  # columns: wider than any screen
-
-
-PLAYER_PREFIX = len("▶ A  ")  # the turn mark and the player's letter, before the name
-NAME_ROOM = 12  # a name this long or shorter is never cut in the players table
 
 
 class FirstThatFits:
@@ -376,9 +380,8 @@ class SteelDriverUI(GameUI):
         # The name always shows whole (up to NAME_ROOM cells); a bot's kind follows it,
         # dim, and is what gets cut when the side panel is narrow.
         players = [short_name(p.name) for p in state.players]
-        room = PLAYER_PREFIX + min(NAME_ROOM, max(len(n) for n in players)) + len(" ★")
         table = Table(box=None, expand=True, padding=(0, 1), show_edge=False)
-        table.add_column("Player", no_wrap=True, ratio=3, min_width=room)
+        table.add_column("Player", no_wrap=True, ratio=3, min_width=seat_column_width(players, " ★"))
         table.add_column("Cash", justify="right", no_wrap=True)
         table.add_column("Cubes", justify="right", no_wrap=True)
         table.add_column("Shares", no_wrap=True)
