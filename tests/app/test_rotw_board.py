@@ -160,3 +160,18 @@ def test_a_link_being_built_reads_apart_from_a_finished_one_without_colour() -> 
     assert _plain_and_no_colour(unfinished) != _plain_and_no_colour(finished)
     # The start is joined to Chicago even while the link is being built.
     assert _end_joined(unfinished, tiles[0], rules.city_hex("CHI"))
+
+
+def test_the_folded_legend_keeps_a_space_between_each_mark_and_its_words() -> None:
+    """At 80 columns the map's key is shown in words with the panels; a mark as wide as a
+    city with its cubes ("ABCyb") must not run into what it means."""
+    from railgames.games.railways_of_the_world.board import LEGEND
+    from railgames.games.railways_of_the_world.ui import RotwUI
+
+    ui = RotwUI(load_ruleset(ROTW))
+    console = Console(width=80, file=io.StringIO(), record=True, color_system=None)
+    console.print(ui.legend())
+    text = console.export_text()
+    for glyph, _, words in LEGEND:
+        assert f"{glyph} " in text and words.split()[0] in text, (glyph, text)
+        assert f"{glyph}{words[0]}" not in text, (glyph, text)

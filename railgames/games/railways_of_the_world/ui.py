@@ -334,7 +334,8 @@ class RotwUI(GameUI):
         table = Table.grid(padding=(0, 2), expand=False)
         for _ in range(3):
             table.add_column(no_wrap=True)
-        cells = [Text.assemble((glyph.ljust(4), style), (text, "dim"))
+        width = max(len(glyph) for glyph, _, _ in LEGEND) + 1  # a space after the longest
+        cells = [Text.assemble((glyph.ljust(width), style), (text, "dim"))
                  for glyph, style, text in LEGEND]
         for row in range(0, len(cells), 3):
             table.add_row(*cells[row:row + 3])
