@@ -127,7 +127,7 @@ class GameUI:
         Games give the rules' own reason; this plain answer is the fallback.
         """
         name = self.ruleset.city_name(key) if hasattr(self.ruleset, "city_name") else key
-        return f"{name} is not one of the choices here (the highlighted places are)"
+        return f"{name} is not one of the choices here: choose a highlighted place"
 
     def rules_refusal(self, state: Any, action: Any) -> str | None:
         """The rules' reason for refusing ``action`` now, or None if they would allow it."""

@@ -204,7 +204,7 @@ class AmericanRailsUI(GameUI):
         try:
             col, row = (int(p) for p in key.split(","))
         except ValueError:
-            return f"{key} is not one of the choices here (the highlighted places are)"
+            return f"{key} is not one of the choices here: choose a highlighted place"
         h = rules.map.hex_of(col, row)
         if h not in rules.map.terrain:
             return "That place is not on the map"
@@ -221,7 +221,7 @@ class AmericanRailsUI(GameUI):
             reason = self.rules_refusal(state, Develop(seat=prompt.seat, city=city.id))
         if reason:
             return reason[0].upper() + reason[1:]
-        return f"{name[0].upper()}{name[1:]} is not one of the choices here (the highlighted places are)"
+        return f"{name[0].upper()}{name[1:]} is not one of the choices here: choose a highlighted place"
 
     def hotkeys(self, state: Any, prompt: Prompt, names: Sequence[str]) -> list[Hotkey]:
         keys: list[Hotkey] = []
