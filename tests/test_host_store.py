@@ -61,6 +61,13 @@ def test_what_is_kept_replays_to_the_table_after_moves_and_undo(tmp_path: Path) 
     game = service.tables[code].game
     assert game is not None
     asyncio.run(asyncio.wait_for(service.run_bots(service.tables[code]), 30))
+    # The table's game is dealt at random: play on until a person may build (a build is
+    # the move taken back below).
+    for more in range(40):
+        if any(a.type == "build" for a in game.legal_actions()):
+            break
+        play(service, code, 1, seed=100 + more)
+        asyncio.run(asyncio.wait_for(service.run_bots(service.tables[code]), 30))
     seat = game.prompt().seat
     mover = [ann, bob][seat]
     build = next(a for a in game.legal_actions() if a.type == "build")
