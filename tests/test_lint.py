@@ -31,7 +31,9 @@ def rules_layer_files() -> list[Path]:
     files = list((ROOT / "railgames" / "core").rglob("*.py"))
     for game in (ROOT / "railgames" / "games").iterdir():
         if game.is_dir():
-            files += [p for p in game.glob("*.py") if p.name not in {"board.py", "ui.py"}]
+            # (board.py, board_layout.py and ui.py draw: they are the game's face, not its rules)
+            files += [p for p in game.glob("*.py")
+                      if p.name not in {"board.py", "board_layout.py", "ui.py"}]
     return files + [ROOT / "railgames" / "games" / "__init__.py"]
 
 

@@ -61,7 +61,7 @@ from railgames.app.widgets.board_base import (
 )
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.core.hexgrid import Hex
-from railgames.games.paris_connection.layout import PCLayout
+from railgames.games.paris_connection.board_layout import PCLayout
 from railgames.games.paris_connection.rules import ParisConnectionRules
 from railgames.games.paris_connection.state import PCState
 
