@@ -6,6 +6,7 @@ greedy bots playing a fixed seed, so every run shows the same screens.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,14 @@ HUMANS = [PlayerSpec(name="Ann"), PlayerSpec(name="Bob"), PlayerSpec(name="Cat")
 FIXED_TIME = "2025-01-01T12:00:00+00:00"
 
 
+@functools.cache
+def _bot_game(game_id: str) -> GameRecord:
+    """The greedy bots' game every scene of a game is cut from (played once per process)."""
+    return play_bot_game(load_ruleset(game_id), bot_players(3, "greedy"), SEED).record
+
+
 def _record(players: list[PlayerSpec] | None = None, game_id: str = "new-england") -> GameRecord:
-    ruleset = load_ruleset(game_id)
-    game = play_bot_game(ruleset, bot_players(3, "greedy"), SEED)
-    record = game.record.model_copy(deep=True)
+    record = _bot_game(game_id).model_copy(deep=True)
     record.players = list(players or HUMANS)
     record.created = record.updated = FIXED_TIME
     return record
@@ -31,12 +36,14 @@ def _record(players: list[PlayerSpec] | None = None, game_id: str = "new-england
 
 def _upto(record: GameRecord, wanted: Callable[[Game], bool], start: int = 0) -> GameRecord:
     ruleset = load_ruleset(record.game, record.map)
+    game = Game.replay(ruleset, record, upto=start)
     for n in range(start, len(record.actions) + 1):
-        game = Game.replay(ruleset, record, upto=n)
         if wanted(game):
             out = game.record.model_copy(deep=True)
             out.created = out.updated = FIXED_TIME
             return out
+        if n < len(record.actions):  # one action on (as a replay up to n + 1 would)
+            game.apply(record.actions[n], recorded=True)
     raise ValueError("no such moment")
 
 

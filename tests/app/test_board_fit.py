@@ -274,8 +274,7 @@ async def _walk(app: Any, keys: Sequence[str] = ()) -> list[str]:
         for direction, times in (("up", 12), ("left", 30), ("down", 30), ("right", 40),
                                  ("up", 30), ("left", 15), ("down", 8)):
             for _ in range(times):
-                await pilot.press(direction)
-                await pilot.pause()
+                await pilot.press(direction)  # (press waits until the screen is drawn)
                 view = Region(*board.scroll_offset, *board.scrollable_content_region.size)
                 if not view.contains_region(board.city_region(board.cursor_city)):
                     lost.append(f"{direction} to {board.cursor_city}")
