@@ -81,8 +81,13 @@ async def test_cards_worked_out_after_the_first_frame_fill_the_launcher_in() -> 
         async with app.run_test(size=(120, 40)) as pilot:
             screen = app.screen
             assert isinstance(screen, LauncherScreen)
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+            # The worker starts after the first frame and hands its cards back through the
+            # app's queue: wait for both (generously), not for whichever is first.
+            for _ in range(400):
+                await app.workers.wait_for_complete()
+                await pilot.pause(0.05)
+                if not screen.cards_pending:
+                    break
             assert not screen.cards_pending
             fresh = cards.work_out_cards()
             shown = screen.query_one("#game-details", Static).visual
