@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import collections
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.geometry import Region
 from textual.widgets import Input, OptionList, RichLog
 
 from railgames.app.main import RailgamesApp
@@ -395,3 +398,35 @@ async def test_setup_fits_60x20_with_nothing_cut() -> None:
         assert seats and all("▼" in line for line in seats)  # every dropdown whole
         assert any(line.rstrip().endswith("secrets)") for line in lines)
         assert any("the seed would give the deal away" in line for line in lines)
+
+
+@run_async
+async def test_a_game_waiting_for_a_larger_terminal_stays_idle(tmp_path: Path) -> None:
+    """Too small a terminal hides the board: nothing may keep asking, frame after frame,
+    for a size it does not have (the app would use a whole core while it waits)."""
+    from textual.message_pump import MessagePump
+
+    app, keys = scenes(tmp_path / "records")["sd_auction_end"]()
+    posted: list[str] = []
+    original = MessagePump.post_message
+
+    def counting(pump: Any, message: Any) -> bool:
+        posted.append(type(message).__name__)
+        return original(pump, message)
+
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        await pilot.press(*keys)
+        MessagePump.post_message = counting  # type: ignore[method-assign]
+        try:
+            await pilot.pause(0.5)
+        finally:
+            MessagePump.post_message = original  # type: ignore[method-assign]
+        # Half a second of nothing: a few timers' messages, not thousands.
+        assert len(posted) < 200, collections.Counter(posted).most_common(3)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        await pilot.pause()
+        board = app.screen.query_one("#board")
+        view = Region(*board.scroll_offset, *board.scrollable_content_region.size)
+        assert view.contains_region(board.city_region(board.cursor_city))

@@ -217,8 +217,10 @@ class BoardBase(compat.RegisteredHook, compat.SizedInLayout, ScrollView, can_foc
         # (the cursor's first place, a new decision elsewhere on the map) is
         # centred: all of the view is new then anyway.
         size = self.scrollable_content_region.size
-        if not size.width or not size.height:  # not laid out yet: once it is
-            self.call_after_refresh(lambda: self._keep_in_view(self._cursor))
+        if not size.width or not size.height:
+            # Not laid out yet, or hidden (a terminal too small for the game): the size
+            # it gets comes with a resize, which keeps the cursor in view then. Asking
+            # again after every refresh would keep the app busy for as long as it waits.
             return
         region = self.city_region(city)
         view = Region(*self.scroll_offset, *size)
