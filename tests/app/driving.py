@@ -117,6 +117,23 @@ def screen_text(app: Any) -> str:
     return console.export_text()
 
 
+def board_without_colour(board: Any, width: int) -> str:
+    """A board's rows as a terminal under NO_COLOR shows them: only the characters."""
+    import io
+
+    from rich.console import Console
+
+    from railgames.app.widgets.board_base import make_strip
+
+    console = Console(no_color=True, file=io.StringIO(), width=width, record=True,
+                      color_system="standard")
+    for y in range(board.layout_.height):
+        for segment in make_strip(board._rows[y], board.rich_style):
+            console.print(segment.text, end="", style=segment.style)
+        console.print()
+    return console.export_text()
+
+
 def run_async(test: Any) -> Any:
     """Run an async test in asyncio.run, so that no async pytest plugin is needed."""
     import asyncio

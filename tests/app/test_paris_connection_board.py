@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import copy
-import io
 
 import pytest
-from rich.console import Console
 from textual.app import App, ComposeResult
 from textual.containers import Vertical
 
@@ -19,11 +17,10 @@ from railgames.games.paris_connection.board import (
     CHECKERED_GLYPH,
     ParisConnectionBoard,
     ParisConnectionTrack,
-    make_strip,
 )
 from railgames.games.paris_connection.rules import ParisConnectionRules
 from railgames.games.paris_connection.state import PCState
-from tests.app.driving import spy_refresh
+from tests.app.driving import board_without_colour, spy_refresh
 
 TOWER = "10,5"
 STARTS = {"red": "11,4", "yellow": "11,5", "blue": "11,6", "green": "10,6", "black": "9,5",
@@ -180,13 +177,7 @@ def test_the_board_reads_without_colour(rules: ParisConnectionRules, state: PCSt
     """Under NO_COLOR only the characters remain, and they carry every mark."""
     board = board_with(rules, state)
     board.set_highlight(["12,4"])
-    console = Console(no_color=True, file=io.StringIO(), width=80, record=True,
-                      color_system="standard")
-    for y in range(board.layout_.height):
-        for segment in make_strip(board._rows[y], board.rich_style):
-            console.print(segment.text, end="", style=segment.style)
-        console.print()
-    text = console.export_text()
+    text = board_without_colour(board, 80)
     assert text.splitlines() == [board.row_text(y) for y in range(board.layout_.height)]
     assert board.hex_text("12,4") == " + " and board.hex_text("9,5") == " K "
     assert board.hex_text("13,4") == "(1)" and board.hex_text(TOWER) == " ▲ "

@@ -10,13 +10,13 @@ import pytest
 from rich.console import Console
 from rotw_support import place_link, start_game
 
-from railgames.app.widgets.board_base import make_strip
 from railgames.app.widgets.hex_layout import hex_id
 from railgames.core.engine import Game
 from railgames.core.hexgrid import Hex
 from railgames.games import load_ruleset, maps_for
 from railgames.games.railways_of_the_world.board import RotwBoard, RotwTrack, city_codes
 from railgames.games.railways_of_the_world.rules import RailwaysOfTheWorldRules
+from tests.app.driving import board_without_colour
 
 ROTW = "railways-of-the-world"
 MAPS = [map_id for map_id, _ in maps_for(ROTW)]
@@ -130,13 +130,7 @@ def test_a_link_is_drawn_joined_to_the_two_cities_it_runs_between(
 
 
 def _plain_and_no_colour(board: RotwBoard) -> list[str]:
-    console = Console(no_color=True, file=io.StringIO(), width=200, record=True,
-                      color_system="standard")
-    for y in range(board.layout_.height):
-        for segment in make_strip(board._rows[y], board.rich_style):
-            console.print(segment.text, end="", style=segment.style)
-        console.print()
-    return console.export_text().splitlines()
+    return board_without_colour(board, 200).splitlines()
 
 
 def test_a_link_being_built_reads_apart_from_a_finished_one_without_colour() -> None:

@@ -604,6 +604,18 @@ class GameScreen(SizeGuard, Screen[None]):
             return None
         return str(self.panel.options[index][0])
 
+    def _cursor_to_listed(self) -> bool:
+        """Put the board cursor on the place highlighted in the list; False if that is no
+        place (e.g. the pass option)."""
+        key = self._list_key()
+        if key is None:
+            return False
+        try:
+            self.board.cursor_city = key
+        except KeyError:
+            return False
+        return True
+
     def _is_place(self, key: str | None) -> bool:
         if key is None:
             return False
@@ -633,23 +645,12 @@ class GameScreen(SizeGuard, Screen[None]):
         options: Any = self.panel.query_one("#ap-options")
         if same_level and options.has_focus:
             # The player walks the list (after Tab): the board cursor follows it there.
-            index = options.highlighted
-            if index is not None and 0 <= index < len(self.panel.options):
-                try:
-                    self.board.cursor_city = self.panel.options[index][0]
-                except KeyError:  # not a city (e.g. the pass option)
-                    pass
+            self._cursor_to_listed()
             return
         if self._picks_from_list():
             # The list keeps the focus (``_focus_for_prompt``); the cursor shows its choice.
-            index = options.highlighted
-            if index is not None and 0 <= index < len(self.panel.options):
-                try:
-                    self.board.cursor_city = self.panel.options[index][0]
-                    return
-                except KeyError:  # not a city (e.g. the pass option)
-                    pass
-            self._cursor_to_choice()
+            if not self._cursor_to_listed():
+                self._cursor_to_choice()
             return
         self._cursor_to_choice()
         if not self.board.has_focus and self.app.screen is self:

@@ -551,21 +551,14 @@ class AmericanRailsTrack(BoardPanel):
     def key_line(self) -> Text:
         """What the marks under a city's code mean, drawn as the board draws them."""
         compact = self.board is None or self.board.layout_.compact
+        # The compact drawing tells a city's state by its style, the wide one by a sign.
+        marks = ([("53", VALUES), ("53", DEVELOPED_CITY), ("85", NEVER_CITY)] if compact
+                 else [("5/3", VALUES), ("5^3", VALUES), ("8■5", VALUES)])
         text = Text("Key ", style="dim")
-        if compact:
-            text.append("53", style=VALUES)
-            text.append(": $5 alone, $3 shared · ", style="dim")
-            text.append("53", style=DEVELOPED_CITY)
-            text.append(" developed · ", style="dim")
-            text.append("85", style=NEVER_CITY)
-            text.append(" never", style="dim")
-        else:
-            text.append("5/3", style=VALUES)
-            text.append(": $5 alone, $3 shared · ", style="dim")
-            text.append("5^3", style=VALUES)
-            text.append(" developed · ", style="dim")
-            text.append("8■5", style=VALUES)
-            text.append(" never", style="dim")
+        for (mark, style), words in zip(marks, (": $5 alone, $3 shared · ", " developed · ",
+                                                " never"), strict=True):
+            text.append(mark, style=style)
+            text.append(words, style="dim")
         return text
 
     def update_state(self, state: ARState) -> None:
