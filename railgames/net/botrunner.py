@@ -43,8 +43,9 @@ class BotRunner:
             self._pool = None
 
     def attended(self, table: HostTable) -> bool:
-        """Whether the bots at ``table`` may move now."""
-        return self.unattended or table.people_here() > 0
+        """Whether the bots at ``table`` may move now (at a turn-based table, always: its
+        players come and go between their moves)."""
+        return self.unattended or table.pace.turn_based or table.people_here() > 0
 
     async def _think(self, bot: Bot, ruleset: Any, view: Any, prompt: Prompt) -> tuple[Any, Bot]:
         if not self.workers:
@@ -113,7 +114,8 @@ class BotRunner:
 
     def due(self, table: HostTable, now: float) -> list[int]:
         """The empty seats of ``table`` a bot takes over now."""
-        if not self.takeover or table.status != "playing" or not self.attended(table):
+        if not self.takeover or table.status != "playing" or not self.attended(table) \
+                or table.pace.turn_based:  # its players are away between moves by design
             return []
         return [i for i, s in enumerate(table.seats)
                 if s.human and not s.bot_taken and s.empty_since is not None

@@ -16,6 +16,7 @@ from railgames.core.engine import Game
 from railgames.core.errors import IllegalAction, MalformedAction, RecordError
 from railgames.core.record import GameRecord, PlayerSpec
 from railgames.games import load_ruleset, maps_for, playable_games, ruleset_class
+from railgames.net.pace import LIVE, Pace
 from railgames.net.tablefile import TableFile
 from railgames.net.tables import (
     BOT_NAMES,
@@ -37,15 +38,18 @@ class Lobby:
         self._taken = taken or (lambda code: False)
 
     # ------------------------------------------------------------ listing
-    def listing(self) -> list[dict[str, Any]]:
+    def listing(self, login: Login | None = None) -> list[dict[str, Any]]:
+        """The tables not over, as the Join screen lists them: a private table only to
+        those it invites (and its own players)."""
         rows = []
         for t in self.tables.values():
-            if t.status == "over":
+            if t.status == "over" or (t.private and (login is None or not t.may_join(login))):
                 continue
             rows.append({
                 "code": t.code, "game": t.game_id, "title": t.title, "status": t.status,
                 "seats": [seat_info(t, i) for i in range(len(t.seats))],
                 "free": t.free_human_seats(), "watching": sum(1 for m in t.members if m.seat is None),
+                "pace": t.pace.describe(), "private": t.private,
             })
         return rows
 
@@ -72,9 +76,12 @@ class Lobby:
 
     def create(self, member: Member, game_id: str, seats: int, humans: int,
                bot_kind: str = "greedy", options: dict[str, Any] | None = None,
-               map_id: str | None = None, seed: int | None = None) -> HostTable:
+               map_id: str | None = None, seed: int | None = None, *,
+               pace: Pace = LIVE, private: bool = False, invited: list[str] | None = None,
+               talk: str = "everyone", again_of: str | None = None) -> HostTable:
         """A new table (its creator is not seated yet: the service has them join); its game
-        is dealt from ``seed``, a new one unless given."""
+        is dealt from ``seed``, a new one unless given. A private table is joined only by
+        the names ``invited`` (its creator is one of them)."""
         cls = ruleset_class(game_id)
         if cls not in playable_games():
             raise IllegalAction(f"{cls.title} cannot be played yet")
@@ -88,17 +95,21 @@ class Lobby:
             raise IllegalAction(f"a table of {seats} seats has 1 to {seats} players at keyboards, not {humans}")
         if bot_kind not in TABLE_BOTS:
             raise MalformedAction(f"no bot called '{bot_kind}' ({', '.join(TABLE_BOTS)})")
+        if talk not in ("players", "everyone"):
+            raise MalformedAction("who may talk at a table: 'players' or 'everyone'")
+        guests = _invited(invited or [], member.login.name)
         table = HostTable(code=self._new_code(), game_id=game_id, humans=humans, bot_kind=bot_kind,
                       options=dict(options or {}),
                       seed=random.randrange(1, 1_000_000) if seed is None else seed,
                       map_id=map_id,
-                      seats=[Seat(name="") for _ in range(humans)])
+                      seats=[Seat(name="") for _ in range(humans)],
+                      pace=pace, private=private, invited=guests, talk=talk, again_of=again_of)
         names = iter(n for n in BOT_NAMES if n.lower() != member.login.name.lower())
         for _ in range(seats - humans):
             table.seats.append(Seat(name=f"{next(names)}-bot", kind=bot_kind))
         self.tables[table.code] = table
         event("table_created", code=table.code, game=game_id, seats=seats, humans=humans,
-              by=member.login.name)
+              by=member.login.name, pace=pace.describe(), private=private)
         return table
 
     def find(self, code: str) -> HostTable:
@@ -110,6 +121,9 @@ class Lobby:
     def join(self, member: Member, table: HostTable, watch: bool = False) -> bool:
         """Seat ``member`` at ``table`` (or let them watch); True when the game starts now."""
         login = member.login
+        if not table.may_join(login):
+            # Said as if it were not there: a private table's code is not a way in.
+            raise IllegalAction(f"there is no table '{table.code}' on this host")
         seat: int | None = None
         if not watch:
             seat = self._seat_for(table, login)
@@ -190,6 +204,8 @@ class Lobby:
             map_id=settings.map,
             seats=[Seat(name=s.name, kind=s.kind, key=s.key, bot_taken=s.bot_taken)
                    for s in settings.seats],
+            pace=settings.pace, private=settings.private, invited=list(settings.invited),
+            talk=settings.talk, again_of=settings.again_of,
         )
         if record is None:
             rules = load_ruleset(settings.game, settings.map)
@@ -205,6 +221,28 @@ class Lobby:
         table.kept_seats = table.seats_kept()
         self.tables[table.code] = table
         return table
+
+
+def _invited(names: list[str], creator: str) -> list[str]:
+    """The names a private table lets in: those given (each checked), and its creator."""
+    from railgames.net.tablefile import MAX_INVITED
+    from railgames.net.tables import name_problem
+
+    kept: list[str] = [creator]
+    for name in names:
+        if not isinstance(name, str):
+            raise MalformedAction("an invited name is text")
+        name = name.strip()
+        if not name:
+            continue
+        problem = name_problem(name)
+        if problem:
+            raise IllegalAction(f"cannot invite '{name[:30]}': {problem}")
+        if name.lower() not in {k.lower() for k in kept}:
+            kept.append(name)
+    if len(kept) > MAX_INVITED:
+        raise IllegalAction(f"a table invites at most {MAX_INVITED} names")
+    return kept
 
 
 def bots_for(table: HostTable) -> list[Bot]:

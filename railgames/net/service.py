@@ -12,6 +12,7 @@ table socket) awaits ``settled``.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
 from pathlib import Path
@@ -23,18 +24,25 @@ from railgames.core.record import GameRecord
 from railgames.net.botrunner import BotRunner
 from railgames.net.feed import Feed, Moment
 from railgames.net.lobby import Lobby
+from railgames.net.pace import LIVE, Clock, Pace, SystemClock
 from railgames.net.store import FileTableStore, TableStore
 from railgames.net.tables import HostTable, Member, event
 from railgames.net.wire import encode
 
 Entry = dict[str, Any]
+# Told of what happens at the tables, once each change is kept:
+# ``listener(kind, table, info)``. Kinds: "changed" (anything the table's members are shown),
+# "turn" (a seat's move is now awaited: info has seat, played, person, restored), "over".
+Listener = Callable[[str, HostTable, dict[str, Any]], None]
 
 
 class TableService:
     def __init__(self, root: Path, *, bot_delay: float = 0.7, bot_takeover: float | None = None,
                  bot_workers: int = 1, unattended: bool = False,
-                 store: TableStore | None = None) -> None:
+                 store: TableStore | None = None, clock: Clock | None = None) -> None:
         self.root = root
+        self.clock: Clock = clock if clock is not None else SystemClock()
+        self.listeners: list[Listener] = []
         self.store: TableStore = store if store is not None else FileTableStore(root)
         self.lobby = Lobby(taken=self._code_kept)
         self.bots = BotRunner(self._commit_async, delay=bot_delay, takeover=bot_takeover,
@@ -75,7 +83,8 @@ class TableService:
         if table.code in self._broken and todo:
             # The last write failed: the table is written whole, as it is now.
             record = table.game.record.model_copy(deep=True) if table.game is not None else None
-            todo = [{"rewrite": (table.header(), record)}]
+            moved = datetime.fromtimestamp(table.moved_at, UTC).isoformat(timespec="seconds")
+            todo = [{"rewrite": (table.header(), record, table.extras(), moved)}]
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (a plain test, a tool): write now, after any queued
@@ -104,8 +113,9 @@ class TableService:
                 if "create" in entry:
                     self.store.create(code, entry["create"])
                 elif "rewrite" in entry:
-                    header, record = entry["rewrite"]
-                    self.store.rewrite(code, header, record)  # type: ignore[attr-defined]
+                    header, record, extras, moved_at = entry["rewrite"]
+                    self.store.rewrite(code, header, record,  # type: ignore[attr-defined]
+                                       extras, moved_at)
                 else:
                     self.store.append(code, entry)
         except Exception as exc:  # the table goes on in memory; the log says the disk failed
@@ -123,9 +133,56 @@ class TableService:
 
     def _show(self, table: HostTable) -> None:
         self.broadcast(table)
+        self._announce(table)
         self.bots.schedule(table)
 
+    # ------------------------------------------------------------ what happened, told
+    def listen(self, listener: Listener) -> None:
+        self.listeners.append(listener)
+
+    def emit(self, kind: str, table: HostTable, **info: Any) -> None:
+        for listener in list(self.listeners):
+            try:
+                listener(kind, table, info)
+            except Exception as exc:  # one listener's fault never stops the table
+                event("listener_error", kind=kind, code=table.code, error=repr(exc)[:300])
+
+    def _announce(self, table: HostTable, restored: bool = False) -> None:
+        """Tell the listeners what changed: always "changed"; "turn" when the seat whose
+        move is awaited is another than last told; "over" once, when the game ends.
+
+        A restarted host tells the move awaited again (``restored``): what listens
+        (notifications) knows each turn by its table, seat and actions played, and does
+        not repeat one it already did."""
+        self.emit("changed", table)
+        now = (table.to_move(), table.played())
+        before, table.announced = table.announced, now
+        if before == now and not restored:
+            return
+        if table.status == "over":
+            if restored or before is None or before[0] is not None:
+                self.emit("over", table, played=now[1], restored=restored)
+            return
+        seat = now[0]
+        if seat is not None and (restored or before is None or before[0] != seat):
+            self.emit("turn", table, seat=seat, played=now[1], person=not table.bot_moves(seat),
+                      restored=restored)
+
+    def now_text(self) -> str:
+        """The host's clock as a log entry keeps it."""
+        return datetime.fromtimestamp(self.clock.now(), UTC).isoformat(timespec="seconds")
+
+    def deadline(self, table: HostTable) -> float | None:
+        """When the move a turn-based table awaits runs out of time (None: no limit, or no
+        person's move awaited)."""
+        seat = table.to_move()
+        if seat is None or table.bot_moves(seat):
+            return None
+        return table.pace.deadline(table.moved_at)
+
     async def _commit_async(self, table: HostTable, entry: Entry) -> None:
+        entry = {**entry, "at": self.now_text()}
+        table.moved_at = self.clock.now()
         self._keep(table, entry)
         await self.settled(table)
 
@@ -169,8 +226,12 @@ class TableService:
                     event("table_imported", code=code, file=source)
             except OSError as exc:  # it is read as it is next time
                 event("table_not_tidied", code=code, error=repr(exc)[:300])
+            table.chat = [line.model_dump() for line in stored.chat]
+            table.timed_out = stored.timeout.played if stored.timeout is not None else -1
+            table.moved_at = _seconds(stored.moved_at, self.clock.now())
             event("table_restored", code=table.code, game=table.game_id, status=table.status,
                   actions=len(table.game.record.actions) if table.game else 0)
+            self._announce(table, restored=True)
 
     def _source(self, code: str) -> str:
         path = getattr(self.store, "path", None)
@@ -182,14 +243,18 @@ class TableService:
         return str(log)
 
     # ------------------------------------------------------------ the lobby
-    def listing(self) -> list[dict[str, Any]]:
-        return self.lobby.listing()
+    def listing(self, member: Member | None = None) -> list[dict[str, Any]]:
+        return self.lobby.listing(member.login if member is not None else None)
 
     def create(self, member: Member, game_id: str, seats: int, humans: int,
                bot_kind: str = "greedy", options: dict[str, Any] | None = None,
-               map_id: str | None = None, seed: int | None = None) -> HostTable:
+               map_id: str | None = None, seed: int | None = None, *,
+               pace: Pace = LIVE, private: bool = False, invited: list[str] | None = None,
+               talk: str = "everyone", again_of: str | None = None) -> HostTable:
         table = self.lobby.create(member, game_id, seats, humans, bot_kind, options, map_id,
-                                  seed)
+                                  seed, pace=pace, private=private, invited=invited, talk=talk,
+                                  again_of=again_of)
+        table.moved_at = self.clock.now()
         self._keep(table, created=True)
         self.join(member, table.code)
         return table
@@ -198,7 +263,10 @@ class TableService:
         table = self.lobby.find(code)
         self.leave(member)
         started = self.lobby.join(member, table, watch)
-        start = [{"start": _header(table.game.record)}] if started and table.game else []
+        start = []
+        if started and table.game:
+            table.moved_at = self.clock.now()
+            start = [{"start": _header(table.game.record), "at": self.now_text()}]
         self._keep(table, *start)
         return table
 
@@ -225,7 +293,8 @@ class TableService:
         except (IllegalAction, MalformedAction) as exc:
             event("action_refused", code=table.code, player=member.login.name, reason=exc.reason)
             raise
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        stamp = self.now_text()
+        table.moved_at = self.clock.now()
         game.record.updated = stamp
         event("action", code=table.code, player=member.login.name, type=raw.get("type"),
               index=len(game.record.actions) - 1)
@@ -236,7 +305,8 @@ class TableService:
         assert member.seat is not None
         game.undo(member.seat)  # refuses anyone else's move, draws, a new turn
         event("undo", code=table.code, player=member.login.name)
-        self._keep(table, {"undo": len(game.record.actions)})
+        table.moved_at = self.clock.now()
+        self._keep(table, {"undo": len(game.record.actions), "at": self.now_text()})
 
     def _playing(self, member: Member) -> tuple[HostTable, Game]:
         table = member.table
@@ -325,6 +395,19 @@ class TableService:
 
     def tables_of(self, member: Member) -> list[dict[str, Any]]:
         return self.lobby.tables_of(member.login)
+
+
+def _seconds(text: str | None, default: float) -> float:
+    """A log entry's time as clock seconds (``default`` if it has none or it is unreadable)."""
+    if not text:
+        return default
+    try:
+        stamp = datetime.fromisoformat(text)
+    except ValueError:
+        return default
+    if stamp.tzinfo is None:
+        stamp = stamp.replace(tzinfo=UTC)
+    return stamp.timestamp()
 
 
 def _header(record: GameRecord) -> dict[str, Any]:

@@ -7,7 +7,13 @@ change, appended as it happens:
   bot playing for someone away);
 * ``{"start": {...}}``: the game began (the record's header);
 * ``{"act": {...}, "at": "..."}``: one action, as the record keeps it;
-* ``{"undo": n}``: the record was cut back to its first ``n`` actions.
+* ``{"undo": n}``: the record was cut back to its first ``n`` actions;
+* ``{"chat": {"name": ..., "text": ..., "seat": ..., "at": ...}}``: a line said at the table;
+* ``{"timeout": {"played": n, "seat": ..., "did": ...}, "at": "..."}``: the move awaited
+  after ``n`` actions ran out of time at a turn-based table (and what the table did).
+
+Entries may carry ``"at"``, the host's clock when they were kept; the last action's (or
+the start's) is when the move now awaited began.
 
 So an action costs one short append however long the game has run, where
 rewriting the whole record after every move cost more with every move.
@@ -28,14 +34,17 @@ import re
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import Annotated, Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from railgames.core.errors import RecordError
 from railgames.core.record import (
     MAX_ACTIONS,
     GameRecord,
+    describe_validation_error,
     fsync_folder,
     read_capped_text,
     read_strict_json,
@@ -53,8 +62,32 @@ COMPACT_AFTER = 64
 MAX_LOG_BYTES = MAX_TABLE_BYTES + MAX_ACTIONS * 64 + 1024 * 1024
 MAX_LINE = 64 * 1024  # one entry: an action is a few hundred bytes, a seats line less
 CODE_RE = re.compile(r"^[A-Z]{4}$")
+# The chat lines a table keeps (the oldest are left out when the log is compacted).
+MAX_CHAT_KEPT = 200
+MAX_CHAT_TEXT = 300
 
 Entry = dict[str, Any]
+
+
+class ChatLine(BaseModel):
+    """One line said at a table, as its log keeps it."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    name: Annotated[str, Field(min_length=1, max_length=24)]
+    text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_TEXT)]
+    seat: Annotated[int, Field(ge=0, le=15)] | None = None  # None: a watcher
+    at: Annotated[str, Field(max_length=40)] = ""
+
+
+class TimeoutEntry(BaseModel):
+    """A move that ran out of time at a turn-based table."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    played: Annotated[int, Field(ge=0, le=MAX_ACTIONS)]
+    seat: Annotated[int, Field(ge=0, le=15)] | None = None
+    did: Literal["bot", "skip", "remind"] | None = None
 
 
 @dataclass
@@ -69,6 +102,11 @@ class StoredTable:
     # Worth writing again (``FileTableStore.tidy``): kept in an earlier version's file, or
     # a log with a torn last line or many lines besides its actions.
     untidy: bool = False
+    chat: list[ChatLine] = field(default_factory=list)
+    # The last move that ran out of time (its ``played``), if any.
+    timeout: TimeoutEntry | None = None
+    # When the move now awaited began: the "at" of the last action, or of the start.
+    moved_at: str | None = None
 
 
 @runtime_checkable
@@ -182,15 +220,24 @@ class FileTableStore:
     def exists(self, code: str) -> bool:
         return self.path(code).exists() or (self.root / f"{code}.json").exists()
 
-    def rewrite(self, code: str, header: Entry, record: GameRecord | None) -> None:
+    def rewrite(self, code: str, header: Entry, record: GameRecord | None,
+                extras: list[Entry] | None = None, moved_at: str | None = None) -> None:
         """Write the table's log again with only what it holds now (atomically): its
-        header (settings and seats as they are now) and its record."""
+        header (settings and seats as they are now), its record, and ``extras`` (its
+        chat, its last timeout); ``moved_at`` is when the move it waits for began."""
         self._check_code(code)
         self.root.mkdir(parents=True, exist_ok=True)
         lines = [_line({"format": LOG_FORMAT, **header})]
         if record is not None:
-            lines.append(_line({"start": record.model_dump(mode="json", exclude={"actions"})}))
-            lines.extend(_line({"act": action}) for action in record.actions)
+            start: Entry = {"start": record.model_dump(mode="json", exclude={"actions"})}
+            if moved_at is not None and not record.actions:
+                start["at"] = moved_at
+            lines.append(_line(start))
+            last = len(record.actions) - 1
+            lines.extend(_line({"act": action, **({"at": moved_at} if i == last and moved_at
+                                                  else {})})
+                         for i, action in enumerate(record.actions))
+        lines.extend(_line(entry) for entry in extras or ())
         _replace(self.path(code), b"".join(lines), self.sync)
 
     def tidy(self, code: str, stored: StoredTable) -> bool:
@@ -199,7 +246,10 @@ class FileTableStore:
         as ``CODE.json.imported``. True if anything was written."""
         if not stored.untidy:
             return False
-        self.rewrite(code, header_of(stored.settings), stored.record)
+        extras: list[Entry] = [{"chat": line.model_dump()} for line in stored.chat]
+        if stored.timeout is not None:
+            extras.append({"timeout": stored.timeout.model_dump(exclude_none=True)})
+        self.rewrite(code, header_of(stored.settings), stored.record, extras, stored.moved_at)
         old = self.root / f"{code}.json"
         if old.exists():
             os.replace(old, old.with_name(old.name + ".imported"))
@@ -256,6 +306,9 @@ def _parse_log(text: str, source: str, code: str) -> StoredTable:
     start: Any = None
     actions: list[Any] = []
     updated: Any = None
+    moved_at: Any = None
+    chat: list[ChatLine] = []
+    timeout: TimeoutEntry | None = None
     count = 0
     torn = False
     for number, entry in _entries(text, source):
@@ -269,13 +322,24 @@ def _parse_log(text: str, source: str, code: str) -> StoredTable:
             header = entry
             continue
         count += 1
-        if len(entry) not in (1, 2) or not entry.keys() <= {"seats", "start", "act", "undo", "at"}:
+        kinds = entry.keys() - {"at"}
+        if len(kinds) != 1 or not kinds <= ENTRY_KINDS:
             raise RecordError(f"{source}: line {number} is not a table entry")
+        at = entry.get("at")
+        if at is not None and (not isinstance(at, str) or len(at) > 40):
+            raise RecordError(f"{source}: line {number}: its time is not a time")
         if "act" in entry:
             if start is None:
                 raise RecordError(f"{source}: line {number}: an action before the game began")
             actions.append(entry["act"])
             updated = entry.get("at", updated)
+            moved_at = at
+            timeout = None
+        elif "chat" in entry:
+            chat.append(_checked(ChatLine, entry["chat"], source, number))
+            del chat[:-MAX_CHAT_KEPT]
+        elif "timeout" in entry:
+            timeout = _checked(TimeoutEntry, entry["timeout"], source, number)
             if len(actions) > MAX_ACTIONS:
                 raise RecordError(f"{source}: more than {MAX_ACTIONS:,} actions")
         elif "seats" in entry:
@@ -284,12 +348,14 @@ def _parse_log(text: str, source: str, code: str) -> StoredTable:
             if start is not None:
                 raise RecordError(f"{source}: line {number}: the game began twice")
             start = entry["start"]
+            moved_at = at
         elif "undo" in entry:
             back = entry["undo"]
             if type(back) is not int or not 0 <= back <= len(actions):
                 raise RecordError(f"{source}: line {number}: undo to {back!r} of "
                                   f"{len(actions)} actions")
             del actions[back:]
+            moved_at, timeout = at or moved_at, None
     if header is None:
         raise RecordError(f"{source}: the file is empty")
     table = {key: value for key, value in header.items() if key != "format"}
@@ -305,5 +371,18 @@ def _parse_log(text: str, source: str, code: str) -> StoredTable:
             record["updated"] = updated
     table["record"] = record
     settings, game_record = parse_table(json.dumps(table), source, code)
+    if timeout is not None and timeout.played != len(actions):
+        timeout = None  # an earlier move's
     return StoredTable(settings=settings, record=game_record, entries=count, torn=torn,
-                       untidy=torn or count - len(actions) > COMPACT_AFTER)
+                       untidy=torn or count - len(actions) > COMPACT_AFTER, chat=chat,
+                       timeout=timeout, moved_at=moved_at)
+
+
+ENTRY_KINDS = frozenset({"seats", "start", "act", "undo", "chat", "timeout"})
+
+
+def _checked(model: type[Any], value: Any, source: str, number: int) -> Any:
+    try:
+        return model.model_validate(value)
+    except ValidationError as exc:
+        raise RecordError(f"{source}: line {number}: {describe_validation_error(exc)}") from None

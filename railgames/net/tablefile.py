@@ -27,10 +27,16 @@ from railgames.core.record import (
     read_capped_text,
     read_versioned,
 )
+from railgames.net.pace import LIVE, Pace
 
 TABLE_FORMAT = 1
 # The record, plus a table's settings and seats: a few hundred bytes more.
 MAX_TABLE_BYTES = MAX_RECORD_BYTES + 64 * 1024
+
+
+Name = Annotated[str, Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,23}$")]
+Code = Annotated[str, Field(pattern=r"^[A-Z]{4}$")]
+MAX_INVITED = 32
 
 
 class SeatFile(BaseModel):
@@ -46,7 +52,7 @@ class TableFile(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
     format: Literal[1]
-    code: Annotated[str, Field(pattern=r"^[A-Z]{4}$")]
+    code: Code
     game: Id
     humans: Annotated[int, Field(ge=1, le=16)]
     bot_kind: Literal["random", "greedy", "search", "search:easy", "search:hard"] = "greedy"
@@ -55,6 +61,14 @@ class TableFile(BaseModel):
     seed: int = 0
     map: Id | None = None
     seats: list[SeatFile] = Field(min_length=1, max_length=16)
+    # Live (played at one sitting) or turn-based (a time per move, and what its end does).
+    pace: Pace = LIVE
+    # A private table is not listed; only the names invited (and its seated players) join it.
+    private: bool = False
+    invited: list[Name] = Field(default_factory=list, max_length=MAX_INVITED)
+    # Who may write at the table's chat: its players only, or its watchers too.
+    talk: Literal["players", "everyone"] = "everyone"
+    again_of: Code | None = None  # the table this one plays again ("Play again")
     record: dict[str, Any] | None = None
 
 

@@ -23,6 +23,7 @@ from typing import Any
 from railgames.core.bots import Bot
 from railgames.core.engine import Game
 from railgames.games import ruleset_class
+from railgames.net.pace import LIVE, Pace
 
 log = logging.getLogger("railgames.host")
 
@@ -113,6 +114,18 @@ class HostTable:
     pending: asyncio.Future[None] | None = None
     kept_seats: list[dict[str, Any]] | None = None  # the seats as the store last kept them
     tracks: dict[Any, Any] = field(default_factory=dict)  # what the feed sent, by view (feed.Track)
+    pace: Pace = LIVE
+    private: bool = False  # not listed: joined by the names invited (and its own players)
+    invited: list[str] = field(default_factory=list)
+    talk: str = "everyone"  # who may write at its chat: "players" or "everyone"
+    again_of: str | None = None  # the table this one plays again
+    chat: list[dict[str, Any]] = field(default_factory=list)  # kept lines, oldest first
+    # The move the table waits for began at ``moved_at`` (clock seconds); ``timed_out`` is
+    # how many actions had been played when a move last ran out of time (-1: none yet).
+    moved_at: float = 0.0
+    timed_out: int = -1
+    # The seat to move and actions played when the service last said whose turn it is.
+    announced: tuple[int | None, int] | None = None
 
     @property
     def title(self) -> str:
@@ -148,7 +161,42 @@ class HostTable:
         """The table's settings and seats, as its store keeps them first."""
         return {"code": self.code, "game": self.game_id, "humans": self.humans,
                 "bot_kind": self.bot_kind, "options": self.options, "seed": self.seed,
-                "map": self.map_id, "seats": self.seats_kept()}
+                "map": self.map_id, "seats": self.seats_kept(),
+                "pace": self.pace.model_dump(mode="json"), "private": self.private,
+                "invited": list(self.invited), "talk": self.talk, "again_of": self.again_of}
+
+    def to_move(self) -> int | None:
+        """The seat whose move it is (None: waiting for players, or over)."""
+        if self.game is None:
+            return None
+        seat = self.game.ruleset.to_move(self.game.state)
+        return None if seat is None else int(seat)
+
+    def played(self) -> int:
+        return 0 if self.game is None else len(self.game.record.actions)
+
+    def seat_of(self, name: str) -> int | None:
+        """The seat a person called ``name`` sits in here."""
+        low = name.lower()
+        return next((i for i, s in enumerate(self.seats)
+                     if s.human and s.name and s.name.lower() == low), None)
+
+    def may_join(self, login: Login) -> bool:
+        """Whether ``login`` may sit or watch here: anyone at a listed table; at a private
+        one, its invited names and its seated players."""
+        if not self.private:
+            return True
+        names = {login.name.lower(), *(n.lower() for n in login.former)}
+        return bool(names & {n.lower() for n in self.invited}) or any(
+            s.name.lower() in names for s in self.seats if s.human and s.name)
+
+    def extras(self) -> list[dict[str, Any]]:
+        """What the store keeps of the table besides its record: chat lines, and the last
+        timeout of the move it waits for (written again when the log is compacted)."""
+        entries: list[dict[str, Any]] = [{"chat": line} for line in self.chat]
+        if self.timed_out >= 0:
+            entries.append({"timeout": {"played": self.timed_out}})
+        return entries
 
     def seats_kept(self) -> list[dict[str, Any]]:
         return [s.kept() for s in self.seats]

@@ -32,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from railgames.core.errors import RailgamesError, RecordError
+from railgames.net import ops
+from railgames.net.pace import LIVE, Pace
 from railgames.net.players import (
     Kick,
     LoginLimiter,
@@ -79,6 +81,26 @@ class TableServer:
         # The host ends its SSH sessions that a kick matches (the app processes of
         # browser players are told here); returns how many it ended.
         self.on_kick: Callable[[Kick], int] | None = None
+        # The host's further parts (ops.py): each registers its requests and sets up once.
+        ops.load_parts()
+        for setup in ops.SETUPS:
+            setup(self)
+
+    def members_of(self, name: str) -> list[Member]:
+        """Every connection logged in as ``name`` now (a player may have several)."""
+        low = name.lower()
+        return [m for m in list(self.connections) if m.login.name.lower() == low]
+
+    def tell(self, name: str, message: dict[str, Any]) -> int:
+        """Push ``message`` to every connection of ``name``; how many it reached."""
+        told = 0
+        for member in self.members_of(name):
+            try:
+                member.send(message)
+                told += 1
+            except Exception as exc:  # one broken connection never stops the others
+                event("send_failed", player=name, error=repr(exc)[:300])
+        return told
 
     def keep_players(self, host_dir: Path, login_failures: int = 10) -> None:
         """Use the register of players in ``host_dir``: refused at once if it cannot be read."""
@@ -177,6 +199,12 @@ class TableServer:
                     answer = await self._claim(member, request)
                 elif op == "history":
                     answer = await self._open_history(member)
+                elif isinstance(op, str) and op in ops.OPS:
+                    if op in ops.CHANGES:
+                        await self.service.settled(member.table)
+                    answer = await ops.call(self, member, request)
+                    if op in ops.CHANGES:
+                        await self.service.settled(member.table)
                 elif op in CHANGES:
                     # One change at a time per table, each kept and shown before it is
                     # answered: the asker's screen has the new view when the answer comes.
@@ -316,14 +344,18 @@ class TableServer:
         service = self.service
         try:
             if op == "list":
-                return {"ok": True, "tables": service.listing()}
+                return {"ok": True, "tables": service.listing(member)}
             if op == "mine":
                 return {"ok": True, "tables": service.tables_of(member)}
             if op == "create":
                 table = service.create(member, str(request.get("game", "")),
                                        _int(request.get("seats")), _int(request.get("humans")),
                                        str(request.get("bots", "greedy")),
-                                       map_id=_map_id(request.get("map")))
+                                       map_id=_map_id(request.get("map")),
+                                       pace=_pace(request.get("pace")),
+                                       private=request.get("private") is True,
+                                       invited=_names(request.get("invited")),
+                                       talk=str(request.get("talk", "everyone")))
                 return {"ok": True, "code": table.code}
             if op == "join":
                 table = service.join(member, str(request.get("code", "")),
@@ -378,6 +410,29 @@ def _map_id(value: Any) -> str | None:
     if not isinstance(value, str) or not 0 < len(value) <= 64:
         raise RailgamesError("a board's id was expected")
     return value
+
+
+def _pace(value: Any) -> Pace:
+    """A table's pace as a request gives it ({"mode": "turn", "move_hours": 24, ...})."""
+    from pydantic import ValidationError
+
+    from railgames.core.record import describe_validation_error
+
+    if value is None:
+        return LIVE
+    try:
+        return Pace.model_validate(value)
+    except ValidationError as exc:
+        raise RailgamesError(f"a table's pace: {describe_validation_error(exc)}"[:300]) from None
+
+
+def _names(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or len(value) > 64 or not all(isinstance(v, str)
+                                                                  for v in value):
+        raise RailgamesError("the names invited are a list of names")
+    return [v[:40] for v in value]
 
 
 def _int(value: Any) -> int:
