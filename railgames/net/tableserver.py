@@ -47,6 +47,7 @@ from railgames.net.players import (
     now_text,
     passphrase_problem,
 )
+from railgames.net.profiles import Profiles
 from railgames.net.protocol import MAX_REQUEST, ProtocolError, decode, encode
 from railgames.net.service import TableService
 from railgames.net.tables import Login, Member, event, name_problem
@@ -72,6 +73,9 @@ class TableServer:
         # Who owns which name (see players.py); the failed-login limit, shared with the
         # SSH logins; the operator's token. Set by ``keep_players`` before ``start``.
         self.players: Players | None = None
+        # What each player set and has seen (profiles.py): in the host's folder once
+        # ``keep_players`` says where it is, in memory until then.
+        self.profiles = Profiles(None)
         self.limiter = LoginLimiter()
         self.admin_token: str | None = None
         self.token_path: Path | None = None
@@ -105,6 +109,7 @@ class TableServer:
     def keep_players(self, host_dir: Path, login_failures: int = 10) -> None:
         """Use the register of players in ``host_dir``: refused at once if it cannot be read."""
         self.players = Players(host_dir)
+        self.profiles = Profiles(host_dir / "profiles")
         try:
             self.players.read()
         except RecordError as exc:
