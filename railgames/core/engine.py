@@ -335,6 +335,10 @@ class Ruleset(ABC, Generic[S]):
     # and the rules keep each earlier edition's behaviour for it, so an old save
     # replays as it was played. Each change is written in docs/rulings/<game>.md.
     edition: ClassVar[int] = 1
+    # The actions by which a seat passes, as the rulebook lets a player pass (its "seat"
+    # is added): at a turn-based table whose timeouts skip, the first of them the rules
+    # allow at that moment is played for a seat whose time ran out. Empty: no pass.
+    passes: ClassVar[tuple[Mapping[str, Any], ...]] = ()
     map_model: ClassVar[type[BaseMap]]
     action_adapter: ClassVar[TypeAdapter[Any]]
 
@@ -386,6 +390,21 @@ class Ruleset(ABC, Generic[S]):
         """
         prompt = self.prompt(state)
         return None if prompt is None else prompt.seat
+
+    def pass_action(self, state: S, seat: int) -> Any | None:
+        """The pass ``seat`` may make now: the first of ``passes`` among the prompt's legal
+        answers (None: it is not ``seat``'s move, or no pass is legal at this moment)."""
+        prompt = self.prompt(state) if self.passes else None
+        if prompt is None or prompt.seat != seat:
+            return None
+        for form in self.passes:
+            try:
+                action = self.parse_action({**form, "seat": seat})
+            except MalformedAction:
+                continue
+            if action in prompt.choices:
+                return action
+        return None
 
     def bot_makers(self) -> Mapping[str, Callable[[int], Any]]:
         """The bots this game offers besides the kernel's random one: kind -> maker(seed).

@@ -25,7 +25,7 @@ phase that takes it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from railgames.core.engine import Prompt, Result
@@ -91,6 +91,9 @@ class AmericanRailsRules(AmericanRailsBase):
     )
     play_time: ClassVar[str] = "60-90 min"
     map_model = AmericanRailsMap
+    # Out of an auction, the Pass space, or an action left undone (see docs/rulings).
+    passes: ClassVar[tuple[Mapping[str, Any], ...]] = (
+        {"type": "pass_bid"}, {"type": "take_space", "space": "pass"}, {"type": "end_action"})
     action_adapter = ACTION_ADAPTER
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:

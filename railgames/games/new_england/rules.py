@@ -16,7 +16,7 @@ point to them by name.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from railgames.core.engine import Prompt, Result
@@ -73,6 +73,8 @@ class NewEnglandRules(NewEnglandBase):
     play_time: ClassVar[str] = "60-90 min"
     # Edition 2: a growth reshuffle takes only earlier turns' discards (ruling "empty deck").
     edition: ClassVar[int] = 2
+    # Out of an auction, or no cube shipped this round (see docs/rulings: timeouts).
+    passes: ClassVar[tuple[Mapping[str, Any], ...]] = ({"type": "pass_bid"}, {"type": "pass_ship"})
     map_model = NewEnglandMap
     action_adapter = ACTION_ADAPTER
 

@@ -18,7 +18,7 @@ blanks the other players' holdings and drops the events they alone may see.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from railgames.core.engine import Prompt, Result
@@ -63,6 +63,8 @@ class ParisConnectionRules(ParisConnectionBase):
     # Edition 2: a value marker is one of each company's locomotives, so 31 of each are
     # dealt or stored, not 32 (ruling "starting locomotives").
     edition: ClassVar[int] = 2
+    # Ending a build already begun (a turn is never passed before it: see docs/rulings).
+    passes: ClassVar[tuple[Mapping[str, Any], ...]] = ({"type": "end_build"},)
     map_model = ParisConnectionMap
     action_adapter = ACTION_ADAPTER
 

@@ -18,7 +18,7 @@ the action's class for the rest) and answers for them to the rest of the suite.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar, cast
 
 from railgames.core.engine import Prompt
@@ -86,6 +86,10 @@ class RailwaysOfTheWorldRules(RotwRulesBase):
     # Edition 2: a tile continuing an incomplete link whose open end shares its hex with
     # another's goes on the link whose open end points into it (ruling "two open ends").
     edition: ClassVar[int] = 2
+    # Out of an auction, the action round's pass, ending a build begun, or going back from
+    # an action chosen but not begun (then the pass): see docs/rulings.
+    passes: ClassVar[tuple[Mapping[str, Any], ...]] = (
+        {"type": "pass_bid"}, {"type": "pass_action"}, {"type": "end_build"}, {"type": "cancel"})
     map_model = RotwMap
     action_adapter = ACTION_ADAPTER
 

@@ -18,7 +18,7 @@ docs/rulings/steel-driver.md; comments name them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 from railgames.core.engine import Prompt, Result
@@ -72,6 +72,9 @@ class SteelDriverRules(SteelDriverBase):
     )
     play_time: ClassVar[str] = "60-90 min"
     map_model = SteelDriverMap
+    # Passing the Active Player marker, or out of an auction (a company's build passes by
+    # itself when it cannot build: see docs/rulings).
+    passes: ClassVar[tuple[Mapping[str, Any], ...]] = ({"type": "pass_marker"}, {"type": "pass_bid"})
     action_adapter = ACTION_ADAPTER
 
     def bot_makers(self) -> dict[str, Callable[[int], Any]]:
