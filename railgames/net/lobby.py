@@ -237,7 +237,8 @@ def _invited(names: list[str], creator: str) -> list[str]:
             continue
         problem = name_problem(name)
         if problem:
-            raise IllegalAction(f"cannot invite '{name[:30]}': {problem}")
+            shown = "".join(c if c.isprintable() else "?" for c in name[:30])
+            raise IllegalAction(f"cannot invite '{shown}': {problem}")
         if name.lower() not in {k.lower() for k in kept}:
             kept.append(name)
     if len(kept) > MAX_INVITED:

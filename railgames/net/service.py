@@ -25,11 +25,13 @@ from railgames.net.botrunner import BotRunner
 from railgames.net.feed import Feed, Moment
 from railgames.net.lobby import Lobby
 from railgames.net.pace import LIVE, Clock, Pace, SystemClock
-from railgames.net.store import FileTableStore, TableStore
+from railgames.net.store import FileTableStore, TableStore, TimeoutEntry
 from railgames.net.tables import HostTable, Member, event
 from railgames.net.wire import encode
 
 Entry = dict[str, Any]
+# Passes played for a seat whose time ran out, at most (each game's turn needs one or two).
+MAX_PASSES = 8
 # Told of what happens at the tables, once each change is kept:
 # ``listener(kind, table, info)``. Kinds: "changed" (anything the table's members are shown),
 # "turn" (a seat's move is now awaited: info has seat, played, person, restored), "over".
@@ -71,6 +73,8 @@ class TableService:
     def _keep(self, table: HostTable, *entries: Entry, created: bool = False) -> None:
         """Keep ``entries`` (and the seats, if they changed) in the store, then show the
         table to its members and let its bots go on."""
+        if table.stand_in is not None and table.to_move() != table.stand_in:
+            table.stand_in = None  # the seat's turn has passed: its player is awaited again
         todo: list[Entry] = []
         if created:
             todo.append({"create": table.header()})
@@ -228,6 +232,7 @@ class TableService:
                 event("table_not_tidied", code=code, error=repr(exc)[:300])
             table.chat = [line.model_dump() for line in stored.chat]
             table.timed_out = stored.timeout.played if stored.timeout is not None else -1
+            table.stand_in = _standing_in(table, stored.timeout)
             table.moved_at = _seconds(stored.moved_at, self.clock.now())
             event("table_restored", code=table.code, game=table.game_id, status=table.status,
                   actions=len(table.game.record.actions) if table.game else 0)
@@ -293,6 +298,8 @@ class TableService:
         except (IllegalAction, MalformedAction) as exc:
             event("action_refused", code=table.code, player=member.login.name, reason=exc.reason)
             raise
+        if seat == table.stand_in:
+            table.stand_in = None  # its player is back: the bot stands down
         stamp = self.now_text()
         table.moved_at = self.clock.now()
         game.record.updated = stamp
@@ -330,17 +337,77 @@ class TableService:
         await self.bots.run(table)
 
     def tick(self, now: float | None = None) -> None:
-        """Hand each seat left empty long enough to a bot (while someone is at its table)."""
+        """Called every second: hand each seat of a live table left empty long enough to a
+        bot (while someone is at its table; ``now`` is ``time.monotonic``'s), and at a
+        turn-based table do what its pace says once the awaited move's time, by the
+        service's clock, has run out."""
         import time
 
         now = time.monotonic() if now is None else now
-        for table in self.tables.values():
+        for table in list(self.tables.values()):
             due = self.bots.due(table, now)
             for i in due:
                 table.seats[i].bot_taken = True
                 event("seat_taken_by_bot", code=table.code, seat=i, player=table.seats[i].name)
             if due:
                 self._keep(table)
+            self._time_out(table)
+
+    def _time_out(self, table: HostTable) -> None:
+        """The awaited move has run out of time: said once per move (a "timeout" entry in
+        the table's log, read back after a restart as ``timed_out``), then a bot plays the
+        seat's turn, or its turn is passed where the rules allow a pass now (else only a
+        reminder, and the log says why), or nothing is done but the telling."""
+        deadline = self.deadline(table)
+        game, seat, played = table.game, table.to_move(), table.played()
+        if game is None or seat is None or deadline is None or table.timed_out == played \
+                or self.clock.now() < deadline:
+            return
+        did = table.pace.on_timeout
+        passed: list[Entry] = []
+        if did == "skip":
+            passed = self._pass(table, seat)
+            if not passed:
+                did = "remind"
+                event("timeout_not_skipped", code=table.code, seat=seat,
+                      reason="the rules allow no pass at this moment: the player is reminded")
+        table.timed_out = played
+        if did == "bot":
+            table.stand_in = seat
+        stamp = self.now_text()
+        entries: list[Entry] = [{"timeout": {"played": played, "seat": seat, "did": did},
+                                 "at": stamp}]
+        if passed:
+            table.moved_at = self.clock.now()
+            game.record.updated = stamp
+            entries.extend({"act": action, "at": stamp} for action in passed)
+        event("move_timed_out", code=table.code, seat=seat, player=table.seats[seat].name,
+              played=played, did=did)
+        # Told before the change is shown, so that the "turn" it brings comes after it.
+        self.emit("timeout", table, seat=seat, played=played, did=did)
+        self._keep(table, *entries)
+
+    def _pass(self, table: HostTable, seat: int) -> list[Entry]:
+        """Pass ``seat``'s turn as far as its rules allow (see ``Ruleset.passes``): the
+        actions played, as the record keeps them (none: no pass is legal now)."""
+        game = table.game
+        assert game is not None
+        done: list[Entry] = []
+        for _ in range(MAX_PASSES):
+            if table.to_move() != seat:
+                break
+            action = game.ruleset.pass_action(game.state, seat)
+            if action is None:
+                break
+            try:
+                game.apply(action)
+            except (IllegalAction, MalformedAction) as exc:  # a game's pass list is wrong
+                event("pass_refused", code=table.code, seat=seat, reason=exc.reason)
+                break
+            event("action", code=table.code, player=table.seats[seat].name, type=action.type,
+                  index=len(game.record.actions) - 1, timeout=True)
+            done.append(game.record.actions[-1])
+        return done
 
     # ------------------------------------------------------------ history
     def history_record(self, member: Member) -> tuple[HostTable, Any, GameRecord]:
@@ -395,6 +462,15 @@ class TableService:
 
     def tables_of(self, member: Member) -> list[dict[str, Any]]:
         return self.lobby.tables_of(member.login)
+
+
+def _standing_in(table: HostTable, timeout: TimeoutEntry | None) -> int | None:
+    """The seat a bot goes on playing after a restart: the one whose move ran out of time
+    (timeouts "bot") if the bot had not moved for it yet. Once it had, the log's last
+    action is the bot's and the rest of the turn is its player's again, with a new time."""
+    if timeout is None or timeout.did != "bot" or timeout.seat is None:
+        return None
+    return timeout.seat if table.to_move() == timeout.seat else None
 
 
 def _seconds(text: str | None, default: float) -> float:

@@ -124,6 +124,9 @@ class HostTable:
     # how many actions had been played when a move last ran out of time (-1: none yet).
     moved_at: float = 0.0
     timed_out: int = -1
+    # The seat a bot plays because its move ran out of time (timeouts "bot"): until the
+    # seat to move is another, or its player acts again (None: no seat).
+    stand_in: int | None = None
     # The seat to move and actions played when the service last said whose turn it is.
     announced: tuple[int | None, int] | None = None
 
@@ -155,7 +158,7 @@ class HostTable:
 
     def bot_moves(self, seat: int) -> bool:
         s = self.seats[seat]
-        return not s.human or s.bot_taken
+        return not s.human or s.bot_taken or seat == self.stand_in
 
     def header(self) -> dict[str, Any]:
         """The table's settings and seats, as its store keeps them first."""
@@ -195,7 +198,8 @@ class HostTable:
         timeout of the move it waits for (written again when the log is compacted)."""
         entries: list[dict[str, Any]] = [{"chat": line} for line in self.chat]
         if self.timed_out >= 0:
-            entries.append({"timeout": {"played": self.timed_out}})
+            bot = {"seat": self.stand_in, "did": "bot"} if self.stand_in is not None else {}
+            entries.append({"timeout": {"played": self.timed_out, **bot}})
         return entries
 
     def seats_kept(self) -> list[dict[str, Any]]:
