@@ -23,6 +23,7 @@ from railgames.app.main import RailgamesApp
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.errors import RailgamesError
+from railgames.net.pace import MOVE_TIMES
 from railgames.net.remote import PEER_ENV, Ended, RemoteLink
 from railgames.tables.remote import RemoteSeat
 
@@ -144,8 +145,62 @@ def your_table_line(row: dict[str, Any]) -> str:
     return f"{row['code']} ({row['title']}): {who} to move."
 
 
+HOST_HELP = """\
+Players are people at their own terminals (you are one); bots take the other seats.
+You get a 4-letter code to give the others.
+
+**Live** tables are played at one sitting, everyone there together; a table
+everyone has left waits for them, bots and all.
+
+**Turn-based** tables wait for their players: make your move when you have a
+minute, log out, and come back when it is your move again. Bots move with nobody
+there. Each move has 24 h, 72 h or no time limit; when a move's time runs out the
+table does what you chose here, once per move:
+
+- *a bot moves* — a bot plays that player's turn, then the next player is awaited;
+- *turn passed* — the player passes, where the game's rules let them pass at that
+  moment (each game's rulings say where); elsewhere they are only reminded;
+- *remind only* — nothing is played; the player is told their time is up.
+
+A **private** table is not listed: only the names you invite (comma-separated)
+and its players can join it by its code. **Talk** says who may write at the
+table's chat: everyone there, or its players only.
+
+Keys: Tab and shift+Tab move between fields, Enter opens a list, ctrl+s opens
+the table, Esc goes back.
+"""
+
+# The choices a turn-based table's time out may make, as the screen says them.
+ON_TIMEOUT = (("A bot moves for them", "bot"), ("Their turn is passed", "skip"),
+              ("Remind them only", "remind"))
+NO_LIMIT = 0  # the "no time limit" choice (a Select's value cannot be None)
+
+
+def invited_names(text: str) -> list[str]:
+    """The names typed into the Invite field, each checked: one line if one cannot be."""
+    from railgames.net.tablefile import MAX_INVITED
+    from railgames.net.tables import name_problem
+
+    names: list[str] = []
+    for name in (n.strip() for n in text.split(",")):
+        if not name:
+            continue
+        problem = name_problem(name)
+        if problem:
+            shown = "".join(c if c.isprintable() else "?" for c in name[:30])
+            raise RailgamesError(f"cannot invite '{shown}': {problem}")
+        if name.lower() not in {n.lower() for n in names}:
+            names.append(name)
+    if len(names) >= MAX_INVITED:
+        raise RailgamesError(f"a table invites at most {MAX_INVITED - 1} names besides yours")
+    return names
+
+
 class HostTableScreen(Screen[None]):
-    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "open", "Open")]
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back"), Binding("ctrl+s", "open", "Open"),
+                # Typed into the names, ? is part of them; F1 opens the help from anywhere.
+                Binding("question_mark,f1", "help", "Help")]
+    DEFAULT_CSS = "HostTableScreen .invite-names { width: 1fr; max-width: 60; }"
 
     def __init__(self, game_id: str) -> None:
         super().__init__()
@@ -183,9 +238,37 @@ class HostTableScreen(Screen[None]):
                               ("Search bots (easy)", "search:easy"), ("Search bots (normal)", "search"),
                               ("Search bots (hard)", "search:hard")], value="greedy",
                              allow_blank=False, id="bots", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label("Pace", classes="setup-label")
+                yield Select([("Live: played at one sitting", "live"),
+                              ("Turn-based: a move when you can", "turn")], value="live",
+                             allow_blank=False, id="pace", compact=True)
+            with Horizontal(classes="setup-row turn-only", id="hours-row"):
+                yield Label("Per move", classes="setup-label")
+                yield Select([(f"{h} h" if h else "No time limit", h or NO_LIMIT)
+                              for h in MOVE_TIMES], value=MOVE_TIMES[0] or NO_LIMIT,
+                             allow_blank=False, id="hours", compact=True)
+            with Horizontal(classes="setup-row turn-only", id="timeout-row"):
+                yield Label("Then", classes="setup-label")
+                yield Select(self._timeouts(self.game_id), value="bot", allow_blank=False,
+                             id="timeout", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label("Private", classes="setup-label")
+                yield Select([("No: listed for everyone", False),
+                              ("Yes: invited names only", True)], value=False,
+                             allow_blank=False, id="private", compact=True)
+            with Horizontal(classes="setup-row", id="invited-row"):
+                yield Label("Invite", classes="setup-label")
+                yield Input("", placeholder="names, comma-separated", id="invited",
+                            max_length=800, compact=True, classes="invite-names")
+            with Horizontal(classes="setup-row"):
+                yield Label("Talk", classes="setup-label")
+                yield Select([("Everyone at the table", "everyone"),
+                              ("Its players only", "players")], value="everyone",
+                             allow_blank=False, id="talk", compact=True)
             yield Static("Players are people at their own terminals (you are one); bots take "
-                         "the other seats. You get a 4-letter code to give the others.",
-                         id="setup-note")
+                         "the other seats. You get a 4-letter code to give the others. "
+                         "F1: what each choice means.", id="setup-note")
             yield Static(id="setup-error")
             with Horizontal(id="setup-buttons"):
                 yield Button("Open the table", id="open", variant="primary", compact=True)
@@ -204,8 +287,31 @@ class HostTableScreen(Screen[None]):
     def _counts(low: int, high: int) -> list[tuple[str, int]]:
         return [(str(n), n) for n in range(low, high + 1)]
 
+    @staticmethod
+    def _timeouts(game_id: str) -> list[tuple[str, str]]:
+        """What a move out of time may do at a table of this game: its turn is passed only
+        in a game whose rules have a pass (see ``Ruleset.passes``)."""
+        from railgames.games import ruleset_class
+
+        passes = bool(ruleset_class(game_id).passes)
+        return [(text, value) for text, value in ON_TIMEOUT if value != "skip" or passes]
+
     def on_mount(self) -> None:
+        self._show_rows()
         self.query_one("#open", Button).focus()
+
+    def _show_rows(self) -> None:
+        """Only the choices that apply: the time per move at a turn-based table, what its
+        end does if it has one, the names to invite at a private table."""
+        turn = self._value("pace") == "turn"
+        self.query_one("#hours-row").display = turn
+        self.query_one("#timeout-row").display = turn and self._value("hours") != NO_LIMIT
+        self.query_one("#invited-row").display = self._value("private") is True
+
+    def action_help(self) -> None:
+        from railgames.app.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen(None, "Hosting a table", HOST_HELP))
 
     def _value(self, widget_id: str) -> Any:
         return self.query_one(f"#{widget_id}", Select).value
@@ -224,6 +330,14 @@ class HostTableScreen(Screen[None]):
                 low, high = self._range(game, board)
                 self.query_one("#seats", Select).set_options(self._counts(low, high))
                 self.query_one("#seats", Select).value = low
+        if event.select.id == "game" and isinstance(event.value, str):
+            timeouts = self.query_one("#timeout", Select)
+            old_timeout = timeouts.value
+            choices = self._timeouts(event.value)
+            timeouts.set_options(choices)
+            timeouts.value = old_timeout if old_timeout in {v for _, v in choices} else "bot"
+        if event.select.id in ("pace", "hours", "private"):
+            self._show_rows()
         if event.select.id in ("game", "map", "seats"):
             seats = self._value("seats")
             seats = seats if isinstance(seats, int) else 2
@@ -238,10 +352,26 @@ class HostTableScreen(Screen[None]):
         else:
             self.app.pop_screen()
 
+    def _pace(self) -> dict[str, Any]:
+        if self._value("pace") != "turn":
+            return {"mode": "live"}
+        hours = self._value("hours")
+        return {"mode": "turn", "move_hours": None if hours == NO_LIMIT else hours,
+                "on_timeout": self._value("timeout")}
+
     def action_open(self) -> None:
+        private = self._value("private") is True
+        try:
+            invited = invited_names(self.query_one("#invited", Input).value) if private else []
+        except RailgamesError as exc:
+            self.query_one("#setup-error", Static).update(Text(exc.reason, style="bold red"))
+            self.query_one("#invited", Input).focus()
+            return
         request = {"op": "create", "game": self._value("game"), "map": self._value("map"),
                    "seats": self._value("seats"),
-                   "humans": self._value("humans"), "bots": self._value("bots")}
+                   "humans": self._value("humans"), "bots": self._value("bots"),
+                   "pace": self._pace(), "private": private, "invited": invited,
+                   "talk": self._value("talk")}
         try:
             answer = self.napp.link.request(request)
         except RailgamesError as exc:
@@ -294,8 +424,10 @@ class JoinTableScreen(Screen[None]):
                 (s["name"] or "(free)") + ("" if s["connected"] or s["kind"] != "human" or not s["name"]
                                            else " (away)") for s in row["seats"])
             state = "waiting for players" if row["status"] == "waiting" else "playing"
-            options.add_option(Option(f"{row['code']}  {row['title']} · {state} · {names}",
-                                      id=row["code"]))
+            pace = str(row.get("pace") or "live")
+            private = " · private" if row.get("private") else ""
+            options.add_option(Option(f"{row['code']}  {row['title']} · {state} · {pace}"
+                                      f"{private} · {names}", id=row["code"]))
         if not rows:
             options.add_option(Option("No open tables yet: host one from the launcher.",
                                       disabled=True))
