@@ -364,8 +364,8 @@ class HostTableScreen(Screen[None]):
         try:
             invited = invited_names(self.query_one("#invited", Input).value) if private else []
         except RailgamesError as exc:
-            self.query_one("#setup-error", Static).update(Text(exc.reason, style="bold red"))
             self.query_one("#invited", Input).focus()
+            self._error(exc.reason)
             return
         request = {"op": "create", "game": self._value("game"), "map": self._value("map"),
                    "seats": self._value("seats"),
@@ -375,9 +375,15 @@ class HostTableScreen(Screen[None]):
         try:
             answer = self.napp.link.request(request)
         except RailgamesError as exc:
-            self.query_one("#setup-error", Static).update(Text(exc.reason, style="bold red"))
+            self._error(exc.reason)
             return
         self.napp.at_table(str(answer["code"]))
+
+    def _error(self, reason: str) -> None:
+        """Say why in one line, where it can be seen (the form may have scrolled)."""
+        error = self.query_one("#setup-error", Static)
+        error.update(Text(reason, style="bold red"))
+        self.call_after_refresh(error.scroll_visible, animate=False)
 
 
 class JoinTableScreen(Screen[None]):

@@ -114,8 +114,11 @@ async def test_names_that_cannot_be_invited_are_refused_in_one_line(typed: str) 
         screen.query_one("#invited").value = typed
         await pilot.press("ctrl+s")
         await pilot.pause()
-        error = str(screen.query_one("#setup-error").render())
+        await pilot.pause()
+        shown = screen.query_one("#setup-error")
+        error = str(shown.render())
         assert type(app.screen).__name__ == "HostTableScreen"
+        assert screen.query_one("#setup").region.contains_region(shown.region)  # in sight
     assert link.created() == []
     assert error and "\n" not in error.strip()
     assert error.startswith("cannot invite") or "at most" in error
