@@ -414,6 +414,32 @@ def test_a_private_table_is_hidden_from_strangers_and_refuses_them(tmp_path: Pat
     assert cy.table is None and [m.login.name for m in table.members] == ["ann"]
     service.join(bob, table.code)
     assert bob.seat == 1
+    server = TableServer(service, tmp_path / "sock" / "tables.sock")  # as the Join screen asks
+    assert server._handle(cy, {"op": "list"}) == {"ok": True, "tables": []}
+    assert [r["code"] for r in server._handle(bob, {"op": "list"})["tables"]] == [table.code]
+
+
+def test_one_tables_fault_at_its_timeout_never_stops_the_others(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = ManualClock()
+    service = new_service(tmp_path / "tables", clock)
+    told = Told(service)
+    broken, _ = turn_table(service, "paris-connection", "skip")
+    fine, _ = turn_table(service, "railways-of-the-world", "remind")
+    assert broken.game is not None
+
+    def fails(state: Any, seat: int) -> Any:
+        raise RuntimeError("a game's pass that breaks")
+
+    monkeypatch.setattr(broken.game.ruleset, "pass_action", fails)
+    clock.advance(25 * HOUR)
+    with LogLines() as log:
+        service.tick()
+        service.tick()
+    assert [(code, info["did"]) for kind, code, info in told.heard if kind == "timeout"] == [
+        (fine.code, "remind")]
+    [fault] = log.kind("timeout_error")
+    assert fault["code"] == broken.code and "breaks" in fault["error"]
 
 
 # ------------------------------------------------------------ the create request, hostile

@@ -351,7 +351,11 @@ class TableService:
                 event("seat_taken_by_bot", code=table.code, seat=i, player=table.seats[i].name)
             if due:
                 self._keep(table)
-            self._time_out(table)
+            try:
+                self._time_out(table)
+            except Exception as exc:  # one table's fault never stops the others' clocks
+                table.timed_out = table.played()  # not tried again every second
+                event("timeout_error", code=table.code, error=repr(exc)[:300])
 
     def _time_out(self, table: HostTable) -> None:
         """The awaited move has run out of time: said once per move (a "timeout" entry in
