@@ -149,6 +149,47 @@ def test_an_event_accepted_but_not_done_is_sent_after_a_restart(tmp_path: Path) 
     host.stop()
 
 
+def test_events_still_waiting_as_the_host_stops_are_sent_at_its_next_start(
+        tmp_path: Path) -> None:
+    out = tmp_path / "delivered.jsonl"
+    started = tmp_path / "started"
+    clock = ManualClock()
+    host = Host(tmp_path, f"touch '{started}'; sleep 1; cat >> '{out}'", clock, timeout=30)
+    host.notifier.present = lambda name, table: True  # the game begins before them
+    code, _ = host.table()
+    host.notifier.present = lambda name, table: False
+    table = host.service.tables[code]
+    host.notifier.heard("timeout", table, {"seat": 0, "played": 1, "did": "remind"})
+    for _ in range(600):  # its command runs; two more events wait behind it
+        if started.exists():
+            break
+        host.notifier._stop.wait(0.05)
+    host.notifier.heard("timeout", table, {"seat": 1, "played": 2, "did": "remind"})
+    host.notifier.heard("timeout", table, {"seat": 2, "played": 3, "did": "remind"})
+    host.notifier.close(0.01)
+    assert host.notifier._thread is not None
+    host.notifier._thread.join(30)
+    host.service.close()
+    assert [d["player"] for d in delivered(out)] == ["ann"]
+
+    host = Host(tmp_path, f"cat >> '{out}'", clock)
+    assert host.notifier.drain(30)
+    assert [d["player"] for d in delivered(out)] == ["ann", "bob", "cy"]
+    host.stop()
+
+
+def test_a_game_found_over_by_a_restarted_host_is_not_told(tmp_path: Path) -> None:
+    out = tmp_path / "delivered.jsonl"
+    host = Host(tmp_path, f"cat >> '{out}'", ManualClock())
+    host.notifier.present = lambda name, table: True
+    code, _ = host.table()
+    host.notifier.present = lambda name, table: False
+    host.notifier.heard("over", host.service.tables[code], {"played": 9, "restored": True})
+    assert host.notifier.drain(30)
+    assert delivered(out) == []
+    host.stop()
+
+
 def test_muted_tables_tell_nothing_and_present_players_are_not_told(tmp_path: Path) -> None:
     out = tmp_path / "delivered.jsonl"
     clock = ManualClock()

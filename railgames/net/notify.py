@@ -15,8 +15,14 @@ What is told, and to whom (``Notifier.heard``, a listener on the ``TableService`
 
 - "your_move": a seat's move is awaited and a person plays it;
 - "over": a game ends, to every person seated;
-- "reminder": a turn-based table's move ran out of time and its pace says remind;
-- "invited": a table was set up to play again, to each name it invites.
+- "reminder": a turn-based table's move ran out of time and its pace says remind
+  (the service's "timeout" with did="remind");
+- "invited": a table was set up to play again, to each name it invites (the
+  service's "invited", info ``names`` and ``by``, the one who set it up, not told).
+
+A game a restarted host finds over is not told again (nor at all, if it ended
+before the host notified: a host upgraded to notify would tell of every old game);
+the move a restarted host finds awaited is told if it was not before.
 
 Nobody hears of a table they muted. A player who set no address is still told,
 with ``"to": null``: the command routes by address, or by name, or skips them
@@ -29,9 +35,11 @@ Each event has an id (table, actions played, kind, player), and the outbox
 are done (delivered, given up, or not needed), one JSON line each. A restarted
 host says again whose move each table awaits; an event already accepted is not
 sent again, and one accepted but not done when the host stopped is sent at the
-next start. The line saying an event is done is written after its command has
-run: a host killed between the two runs that one command again on restart. The
-outbox is the truth for "exactly once, as far as the host can know".
+next start, as are those still queued when the host stops. The line saying an
+event is done is written after its command has run: a host killed between the
+two runs that one command again on restart. A host killed in the moment between
+a move and its event's line in the outbox loses that event, except a move
+awaited, which the restarted host tells.
 
 Delivery is one worker thread: the host's loop only puts events on a bounded
 queue (a flood beyond it is dropped with a log line). A command that runs
@@ -264,7 +272,9 @@ class Notifier:
             seat = int(info["seat"])
             self._tell(table, table.seats[seat].name, "your_move",
                        f"{table.code}/{turn_began(table, seat)}/turn", seat=seat)
-        elif kind == "over":
+        elif kind == "over" and not info.get("restored"):
+            # (Said again by a restarted host for every table ever finished: not told then,
+            # or a host upgraded to notify would tell of every old game.)
             for seat, s in enumerate(table.seats):
                 if s.human and s.name:
                     self._tell(table, s.name, "over", f"{table.code}/{played}/over", seat=seat)
@@ -347,9 +357,10 @@ class Notifier:
         self._thread.start()
 
     def _work(self, restored: set[str]) -> None:
-        while not self._stop.is_set():
+        while True:
+            stopping = self._stop.is_set()
             batch: list[Notice] = []
-            first = self._queue.get()
+            first = None if stopping else self._queue.get()
             if first is not None:
                 batch.append(first)
             while True:
@@ -360,11 +371,15 @@ class Notifier:
                 if more is not None:
                     batch.append(more)
             done, self._done_only = self._done_only, []
-            # Every event taken is written as accepted before any command runs.
+            # Every event taken is written as accepted before any command runs (and, as the
+            # host stops, those still waiting, to be sent at its next start).
             self._record("".join(_done_line(i, o) for i, o in done)
                          + "".join(_accepted_line(n) for n in batch if n.id not in restored))
             with self._idle:
                 self._busy -= len(done)
+                self._idle.notify_all()
+            if stopping:
+                return
             for notice in batch:
                 if self._stop.is_set():
                     break  # left pending in the outbox: sent at the next start
@@ -378,8 +393,6 @@ class Notifier:
                     with self._idle:
                         self._busy -= 1
                         self._idle.notify_all()
-            with self._idle:
-                self._idle.notify_all()
 
     def _deliver(self, notice: Notice) -> str | None:
         """Run the command for ``notice`` until it works or the tries run out: the outcome
