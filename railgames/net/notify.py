@@ -426,7 +426,8 @@ class Notifier:
 
         def read() -> None:  # keeps the first bytes; the rest is read and dropped
             assert proc.stdout is not None
-            for chunk in iter(lambda: proc.stdout.read1(65536), b""):  # type: ignore[union-attr]
+            fd = proc.stdout.fileno()
+            for chunk in iter(lambda: os.read(fd, 65536), b""):
                 if len(output) < OUTPUT_CAP:
                     output.extend(chunk[:OUTPUT_CAP - len(output)])
 
