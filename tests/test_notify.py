@@ -107,7 +107,8 @@ def test_each_turn_is_told_once_across_restarts(tmp_path: Path) -> None:
     last = told[-1]
     assert last["player"] == table.seats[table.to_move() or 0].name
     assert last["game"] == "Paris Connection" and last["to"] is None
-    assert last["text"].startswith(f"Your move at {code} (Paris Connection)")
+    assert last["text"].startswith(f"Your move at {code} (Paris Connection): ")
+    assert "'s turn" not in last["text"]  # what the move did, not what followed from it
     assert last["join"] == f"ssh -p 2222 {last['player']}@games.example, then table {code}"
     host.stop()
 

@@ -118,14 +118,25 @@ def one_line(text: str, limit: int = MAX_TEXT) -> str:
 
 
 def latest(table: HostTable, seat: int | None) -> str:
-    """What happened last at ``table`` as ``seat`` may see it ("" before any move)."""
+    """What the last action at ``table`` did, as ``seat`` may see it: the first line it
+    added ("Cy ends the build (5 red locomotives)."; the lines after it are its
+    consequences, such as whose turn it is now); "" before any move."""
     game = table.game
     if game is None:
         return ""
+    action: int | None = None
+    text = ""
     for told in reversed(game.log):
-        if told.action >= 0 and told.visible(seat):
-            return one_line(told.text, 200)
-    return ""
+        if told.action < 0:
+            break
+        if not told.visible(seat):
+            continue
+        if action is None:
+            action = told.action
+        elif told.action != action:
+            break
+        text = told.text  # going back: the action's first line, in the end
+    return one_line(text, 200)
 
 
 def turn_began(table: HostTable, seat: int) -> int:
