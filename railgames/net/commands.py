@@ -47,6 +47,13 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--login-failures", type=int, default=10, metavar="N",
                       help="failed logins one address may make in a minute, over SSH and in "
                            "browsers alike; then it is refused until the minute is up (default 10)")
+    host.add_argument("--notify-command", metavar="CMD",
+                      help="run CMD (with sh -c) when it becomes a player's move, or a game "
+                           "they play ends, while they are away; it reads one JSON object "
+                           "on standard input (see the README)")
+    host.add_argument("--notify-join", metavar="TEXT",
+                      help="how a notification says to come back, {player} and {code} filled "
+                           "in (default: 'ssh -p PORT {player}@HOST, then table {code}')")
     host.set_defaults(func=cmd_host)
     _add_admin(host)
 
@@ -131,6 +138,8 @@ def cmd_host(args: argparse.Namespace) -> int:
                       keepalive=args.keepalive),
         bot_delay=max(0.0, args.bot_delay), bot_takeover=args.bot_takeover or None,
         unattended=args.bot_takeover_unattended,
+        notify_command=args.notify_command or None,
+        notify_join=args.notify_join or None,
     )
     config.limits.login_failures = args.login_failures
     setup_logging()

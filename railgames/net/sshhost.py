@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import fcntl
 import json
 import logging
@@ -31,6 +32,7 @@ import asyncssh
 
 from railgames import compat
 from railgames.core.errors import RailgamesError
+from railgames.net.notify import Notifier
 from railgames.net.players import Kick, Player, Verdict, check_key, check_password, now_text
 from railgames.net.service import TableService
 from railgames.net.tables import Login, event, name_problem
@@ -63,6 +65,10 @@ class HostConfig:
     bot_takeover: float | None = None
     unattended: bool = False  # bots move at a table with nobody there
     app_command: list[str] | None = None  # what runs on each PTY (default: the app)
+    # Run for each notification, its JSON on standard input (notify.py); None: none sent.
+    notify_command: str | None = None
+    # How a notification says to come back ({player}, {code}); default: the ssh command.
+    notify_join: str | None = None
 
 
 # Back from the app's screen: main screen, cursor shown, no mouse reports, no bracketed paste.
@@ -111,6 +117,19 @@ def setup_logging(stream: Any = None) -> None:
     threading.excepthook = thread_error
 
 
+def join_hint(config: HostConfig) -> str:
+    """How a notification tells a player to come back: the operator's text, or the ssh
+    command for this host's address and port."""
+    if config.notify_join:
+        return config.notify_join
+    import socket
+
+    host = config.bind if config.bind not in ("", "0.0.0.0", "::") else socket.gethostname()
+    if ":" in host:
+        host = f"[{host}]"
+    return f"ssh -p {config.port} {{player}}@{host}, then table {{code}}"
+
+
 def host_key(data_dir: Path) -> tuple[asyncssh.SSHKey, bool]:
     """The host's ed25519 key, made on the first run; True when it was just made."""
     path = data_dir / "host" / "ssh_host_ed25519_key"
@@ -134,6 +153,10 @@ class Host:
                                     bot_takeover=config.bot_takeover,
                                     unattended=config.unattended)
         self.tables = TableServer(self.service, _socket_path(config.data_dir))
+        self.notifier: Notifier | None = None
+        if config.notify_command:
+            self.notifier = Notifier(config.notify_command, config.data_dir / "host" / "outbox",
+                                     clock=self.service.clock, join_hint=join_hint(config))
         # The sessions (channels) counted against --max-sessions, and how many of them each
         # address has (--per-ip): see admit and release.
         self.sessions: set[PtySession] = set()
@@ -164,9 +187,11 @@ class Host:
             self.password = None
         elif not self.password:
             self.password = "-".join(secrets.token_hex(2) for _ in range(3))
-        self.service.load()
         self.tables.password = self.password
         self.tables.keep_players(cfg.data_dir / "host", cfg.limits.login_failures)
+        if self.notifier is not None:  # before the tables come back: they say whose move it is
+            self.notifier.watch(self.service, self.tables)
+        self.service.load()
         self.tables.on_kick = self.kick
         await self.tables.start()
         # Where the table socket is, for 'railgames serve' beside this host.
@@ -179,6 +204,8 @@ class Host:
             await self.tables.close()  # no socket left behind for 'railgames serve' to find
             (cfg.data_dir / "host" / "socket-path").unlink(missing_ok=True)
             raise
+        if self.notifier is not None and not cfg.port and not cfg.notify_join:
+            self.notifier.join_hint = join_hint(dataclasses.replace(cfg, port=self.port))
         event("host_started", bind=cfg.bind, port=self.port,
               fingerprint=self.key.get_fingerprint("sha256"),
               auth="public key" if self.authorized else "password")
@@ -255,6 +282,8 @@ class Host:
         await self.tables.close()
         (self.config.data_dir / "host" / "socket-path").unlink(missing_ok=True)
         self.service.close()
+        if self.notifier is not None:  # a command under way may finish; the rest waits
+            await asyncio.to_thread(self.notifier.close)
 
     def kick(self, kick: Kick) -> int:
         """End the SSH sessions of a kicked, banned or renamed login, and their connections
