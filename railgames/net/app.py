@@ -34,7 +34,7 @@ class NetLauncherScreen(LauncherScreen):
     on the host may be hosted or joined from here too."""
 
     # What the footer keeps on a short line, most important first.
-    FOOTER_KEEP = ("host_table", "join_table", "home", "rules", "app.quit", "new_game",
+    FOOTER_KEEP = ("host_table", "join_table", "rules", "app.quit", "home", "new_game",
                    "continue_game", "watch_demo")
     BINDINGS = [
         Binding("h", "host_table", "Host a table"),

@@ -174,7 +174,7 @@ class HomeScreen(SizeGuard, Screen[None]):
 
     def show(self, now: float) -> None:
         name = self.napp.link.name
-        title = Text.assemble(("Your tables", "bold"), f"  ·  you are {name}")
+        title = Text.assemble(("Your tables", "bold"), f"  ·  You are {name}")
         mine = [r for r in self.rows if r.get("your_move")]
         if mine:
             title.append(f"  ·  your move at {len(mine)}", style="bold")
@@ -193,7 +193,7 @@ class HomeScreen(SizeGuard, Screen[None]):
         if mine and not self.greeted:  # said once, when they log in
             first = mine[0]
             self.notify(f"Your move at {first['code']} ({first.get('title', '')}).",
-                        title="Your move")
+                        title="Your move", timeout=10)
         self.greeted = True
 
     def highlighted_code(self) -> str | None:

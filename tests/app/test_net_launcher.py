@@ -261,4 +261,4 @@ async def test_a_browser_player_lands_on_the_same_home_screen() -> None:
         await pilot.press("tab", "enter")
         text = await shown(pilot, app, "RFXP")
         assert isinstance(app.screen, HomeScreen) and link.logins == [("bob", "table-pw")]
-        assert "you are bob" in text and "your move, 3 h" in text
+        assert "You are bob" in text and "your move, 3 h" in text
