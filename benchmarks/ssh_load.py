@@ -164,6 +164,8 @@ class Player:
         await t.open(self.port, self.name, self.password)
         await t.wait_for("Host a table", 120)
         if code is None:
+            t.press("g")  # from the player's tables to the games' list
+            await t.wait_for("Watch a demo", 30)
             t.press("down")  # Paris Connection
             await t.wait_for("Paris Connection\\s+│", 30)
             t.press("h")

@@ -66,6 +66,8 @@ async def open_table(port: int, first: str, second: str) -> tuple[str, Terminal,
     """``first`` hosts a Paris Connection table (two people and a bot); ``second`` joins."""
     one = await Terminal().open(port, first, PASSWORD)
     await one.wait_for("Host a table")
+    one.press("g")  # from the player's tables to the games' list
+    await one.wait_for("Watch a demo")
     one.press("down")  # Paris Connection, second in the list
     await one.wait_for("Paris Connection", 10)
     one.press("h")

@@ -109,6 +109,8 @@ def test_three_terminals_play_a_table_to_the_end(tmp_path: Path, game_id: str,
         try:
             ann = terms[0]
             await ann.wait_for("Host a table", 60)
+            ann.press("g")  # from the player's tables to the games' list
+            await ann.wait_for("Watch a demo", 60)
             ann.press(*["down"] * order.index(game_id))
             await asyncio.sleep(0.5)
             ann.press("h")

@@ -49,6 +49,8 @@ async def open_paris_table(port: int) -> tuple[str, Terminal, Terminal]:
     """Ann hosts a Paris Connection table (Ann, Bob and a bot); Bob joins with its code."""
     ann = await Terminal().open(port, "ann", PASSWORD)
     await ann.wait_for("Host a table")
+    ann.press("g")  # from the player's tables to the games' list
+    await ann.wait_for("Watch a demo")
     ann.press("down")  # Paris Connection, second in the list
     await ann.wait_for("Paris Connection\\s+│.*\n.*3–5 players|Paris Connection", 10)
     ann.press("h")
@@ -429,7 +431,7 @@ def test_a_player_who_logs_back_in_is_told_where_it_is_their_move(host: HostProc
             again = await Terminal().open(host.port, who, PASSWORD)
             try:
                 await again.wait_for(f"Your move at {code}")
-                again.press("t")
+                again.press("enter")  # the first of their tables: where it is their move
                 await again.wait_for("Paris Connection · turn")
             finally:
                 await again.close()
@@ -445,6 +447,8 @@ def test_a_player_on_the_host_is_never_shown_the_hosts_folders(host: HostProcess
         ann = await Terminal().open(host.port, "ann", PASSWORD)
         try:
             await ann.wait_for("Host a table")
+            ann.press("g")
+            await ann.wait_for("Watch a demo")
             ann.press("c")
             await ann.wait_for("No saved games yet")
             assert "on the host, in a folder of your own" in " ".join(ann.text().split())

@@ -106,6 +106,8 @@ def test_a_browser_player_and_an_ssh_player_share_a_table(tmp_path: Path) -> Non
             web = await WebTerminal().open_web(serve.port)
             try:
                 await ann.wait_for("Host a table")
+                ann.press("g")
+                await ann.wait_for("Watch a demo")
                 ann.press("down")
                 await ann.wait_for("Paris Connection\\s+│", 10)
                 ann.press("h")

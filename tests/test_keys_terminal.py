@@ -158,6 +158,8 @@ def test_bursts_through_the_ssh_host_bid_exactly_what_they_say(tmp_path: Path) -
         ann = await Terminal().open(host.port, "ann", host.password)
         try:
             await ann.wait_for("Host a table")
+            write(ann, "g")  # from the player's tables to the games' list
+            await ann.wait_for("Watch a demo")
             # New game (New England, first in the list), Start (focused), and three
             # loans of $0: one write, across the launcher, the set-up and three prompts.
             write(ann, "n" + ENTER + ENTER * 3)

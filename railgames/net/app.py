@@ -1,4 +1,5 @@
-"""The app as the host runs it on each terminal: the launcher, plus Host and Join a table.
+"""The app as the host runs it on each terminal: the player's tables (home.py), Host and
+Join a table, and the launcher for the games on this terminal.
 
 The game screen is the hot-seat one; it plays against a ``RemoteSeat`` here,
 so each terminal shows only its own seat's view and never a hand-off screen.
@@ -23,27 +24,26 @@ from railgames.app.main import RailgamesApp
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.errors import RailgamesError
+from railgames.net.home import HomeScreen
 from railgames.net.pace import MOVE_TIMES
 from railgames.net.remote import PEER_ENV, Ended, RemoteLink
 from railgames.tables.remote import RemoteSeat
 
 
 class NetLauncherScreen(LauncherScreen):
+    """The games on this terminal (hot seat), reached from the home screen with g; a table
+    on the host may be hosted or joined from here too."""
+
     # What the footer keeps on a short line, most important first.
-    FOOTER_KEEP = ("host_table", "join_table", "my_table", "rules", "app.quit", "new_game",
+    FOOTER_KEEP = ("host_table", "join_table", "rules", "app.quit", "home", "new_game",
                    "continue_game", "watch_demo")
     BINDINGS = [
         Binding("h", "host_table", "Host a table"),
         Binding("j", "join_table", "Join a table"),
-        Binding("t", "my_table", "Back to your table"),
+        Binding("escape", "home", "Your tables"),
     ]
 
-    # The tables where this player has a seat (the host's answer to "mine"), theirs to move first.
-    mine: list[dict[str, Any]] = []
-    greeted = False
-
     def on_mount(self) -> None:
-        super().on_mount()
         # A row of their own above the launcher's buttons, so every button fits in 80 columns.
         row = Horizontal(Button("Host a table [h]", id="host-table", variant="success"),
                          Button("Join a table [j]", id="join-table", variant="success"),
@@ -53,62 +53,13 @@ class NetLauncherScreen(LauncherScreen):
             button.styles.margin = (0, 1, 0, 0)
         self.query_one("#launcher").mount(row, before="#launcher-buttons")
         self.show_name()
-        # The tables listed above change while the launcher is shown (a move made, a game
-        # ended at another terminal): asked again now and then, never from another screen.
-        self.set_interval(MINE_EVERY, self._show_mine_if_shown)
-
-    def _show_mine_if_shown(self) -> None:
-        if self.is_current and self.napp.link.name:
-            self.show_mine()
 
     def show_name(self) -> None:
         name = self.napp.link.name
         if name:
             self.query_one("#subtitle", Static).update(
-                f"Railway board games. You are {name}: host a table for friends, or join one.")
-
-    def on_screen_resume(self) -> None:
-        if self.napp.link.name and self.is_mounted:
-            self.show_mine()
-
-    def show_mine(self) -> None:
-        """Say at once where this player has a seat, and where it is their move."""
-        try:
-            rows = self.napp.link.request({"op": "mine"})["tables"]
-        except RailgamesError:
-            rows = []
-        rows.sort(key=lambda r: not r["your_move"])
-        self.mine = rows
-        self.refresh_bindings()
-        if not rows:
-            self.show_name()  # no table of theirs (left, or its game over): the plain line
-            return
-        lines = [your_table_line(r) for r in rows[:3]]
-        if len(rows) > 3:
-            lines.append(f"… and {len(rows) - 3} more (Join a table lists them)")
-        lines.append("Press t to go back to " + rows[0]["code"] + ".")
-        self.query_one("#subtitle", Static).update(
-            Text(f"You are {self.napp.link.name}. " + "\n".join(lines)))
-        first = rows[0]
-        if first["your_move"] and not self.greeted:  # said once, when they log in
-            self.notify(f"Your move at {first['code']} ({first['title']}).", title="Your move")
-        self.greeted = True
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "my_table":
-            return bool(self.mine)
-        return super().check_action(action, parameters)
-
-    def action_my_table(self) -> None:
-        if not self.mine:
-            return
-        code = str(self.mine[0]["code"])
-        try:
-            self.napp.link.request({"op": "join", "code": code})
-        except RailgamesError as exc:
-            self.notify(exc.reason, title="Cannot go back to the table", severity="error")
-            return
-        self.napp.at_table(code)
+                f"Railway board games. You are {name}: play here, hot seat, or host a table "
+                "for friends. Esc: your tables.")
 
     @property
     def napp(self) -> NetApp:
@@ -124,25 +75,14 @@ class NetLauncherScreen(LauncherScreen):
         else:
             super().on_button_pressed(event)
 
+    def action_home(self) -> None:
+        self.napp.to_launcher()
+
     def action_host_table(self) -> None:
         self.app.push_screen(HostTableScreen(self.selected))
 
     def action_join_table(self) -> None:
         self.app.push_screen(JoinTableScreen())
-
-
-# Seconds between two looks at this player's tables while the launcher is shown.
-MINE_EVERY = 5.0
-
-
-def your_table_line(row: dict[str, Any]) -> str:
-    """One of a player's tables, as the launcher lists them: "Your move at RFXP (...)"."""
-    if row["status"] == "waiting":
-        return f"{row['code']} ({row['title']}) is waiting for players."
-    if row["your_move"]:
-        return f"Your move at {row['code']} ({row['title']})."
-    who = row["to_move"] or "someone else"
-    return f"{row['code']} ({row['title']}): {who} to move."
 
 
 HOST_HELP = """\
@@ -435,7 +375,7 @@ class JoinTableScreen(Screen[None]):
             options.add_option(Option(f"{row['code']}  {row['title']} · {state} · {pace}"
                                       f"{private} · {names}", id=row["code"]))
         if not rows:
-            options.add_option(Option("No open tables yet: host one from the launcher.",
+            options.add_option(Option("No open tables yet: host one from your tables (h).",
                                       disabled=True))
 
     def _error(self, reason: str) -> None:
@@ -659,8 +599,10 @@ class NetApp(RailgamesApp):
         self._refresh_due = False
         self._ended = False  # the host ended this session, and said why
 
-    def get_default_screen(self) -> LauncherScreen:
-        return NetLauncherScreen()
+    def get_default_screen(self) -> HomeScreen:  # type: ignore[override]
+        # The player's tables are the bottom of the screen stack: back from a table (or a
+        # hot-seat game) is back home.
+        return HomeScreen()
 
     def notify(self, message: str, *args: Any, **kwargs: Any) -> None:
         """Every notice, with the host's own folders left out (see ``saves.shown``)."""
@@ -669,17 +611,13 @@ class NetApp(RailgamesApp):
         super().notify(shown(str(message)), *args, **kwargs)
 
     def logged_in(self) -> None:
-        """The browser player has given a name and the password: on to the launcher."""
+        """The browser player has given a name and the password: on to their tables."""
         from railgames.net.sshhost import player_dir
 
         host_dir = os.environ.get("RAILGAMES_HOST_DIR")
         if host_dir:  # their own hot-seat saves, as over SSH
             os.environ["RAILGAMES_DATA_DIR"] = str(player_dir(Path(host_dir), self.link.name))
-        self.pop_screen()
-        launcher = self.screen_stack[0]
-        if isinstance(launcher, NetLauncherScreen):
-            launcher.show_name()
-            launcher.show_mine()
+        self.pop_screen()  # the home screen, under the login, asks for their tables now
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -708,6 +646,13 @@ class NetApp(RailgamesApp):
             if not self._ended:
                 self.exit(1, message="railgames: the host has gone away; connect again to go on.")
             return
+        if message.get("ev") == "notice":
+            self.show_notice(message)
+            return
+        if message.get("ev") == "home":  # one of this player's tables changed
+            if isinstance(self.screen, HomeScreen):
+                self.screen.reload()
+            return
         if message.get("code") != self.table_code:
             return
         seat = self.remote_seat
@@ -721,6 +666,23 @@ class NetApp(RailgamesApp):
             self._open_remote(message)
         elif isinstance(self.screen, WaitingScreen):
             self.screen.show(message)
+
+    def show_notice(self, message: dict[str, Any]) -> None:
+        """Something at another table: one line in a toast; the bell for a move of theirs,
+        unless they switched it off for that table."""
+        text = printable(str(message.get("text") or ""))[:200]
+        if not text:
+            return
+        kind = message.get("kind")
+        if kind == "your_move":
+            if message.get("code") == self.table_code:
+                return  # the table on the screen says so itself
+            self.notify(text, title="Your move", timeout=10)
+            if message.get("bell") is not False:
+                self.bell()
+        else:
+            titles = {"invited": "Invited", "over": "Game over"}
+            self.notify(text, title=titles.get(str(kind), "Notice"), timeout=10)
 
     def at_table(self, code: str) -> None:
         """We sit at (or watch) table ``code``: show it as soon as the host says how it is."""
@@ -776,6 +738,11 @@ class NetApp(RailgamesApp):
             self.leave_table()
         else:
             super().to_launcher()
+
+
+def printable(text: str) -> str:
+    """``text`` without control characters (a notice is shown as it came)."""
+    return "".join(c if c.isprintable() else " " for c in text)
 
 
 def run(web: bool = False) -> int:

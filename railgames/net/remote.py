@@ -129,6 +129,11 @@ class RemoteLink:
                 self.listener(message)
             return
         rid = message.get("id")
+        if rid is None and isinstance(message.get("ev"), str):
+            # Told without asking (a notice, a change at another table): for the app.
+            if self.listener is not None:
+                self.listener(message)
+            return
         with self._lock:
             entry = self._waiting.pop(rid, None) if isinstance(rid, int) else None
         if entry is not None:

@@ -94,6 +94,13 @@ async def test_the_host_launcher_at_60x20_shows_its_main_keys() -> None:
     app = net_app.NetApp(TablesLink())  # type: ignore[arg-type]
     async with app.run_test(size=SMALLEST) as pilot:
         await pilot.pause()
+        assert type(app.screen).__name__ == "HomeScreen"  # the player's tables come first
+        line = footer_text(app)
+        for word in ["Host a table", "Join a table", "Help", "Quit"]:
+            assert f" {word} " in line, (word, line)
+        await pilot.press("g")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "NetLauncherScreen"
         line = footer_text(app)
         for word in ["Host a table", "Join a table", "Rules", "Quit"]:
             assert f" {word} " in line, (word, line)
