@@ -85,14 +85,15 @@ def standings(table: HostTable) -> list[dict[str, Any]]:
     first."""
     assert table.game is not None
     result = table.game.result()
-    rows = []
+    rows: list[dict[str, Any]] = []
     for i, s in enumerate(table.seats):
-        score = result.scores.get(s.name) if result is not None else None
-        rows.append({"seat": i, "name": s.name, "kind": s.kind, "score": score,
+        final = result.scores.get(s.name) if result is not None else None
+        rows.append({"seat": i, "name": s.name, "kind": s.kind, "score": final,
                      "winner": result is not None and s.name in result.winners})
-    scores = [r["score"] for r in rows if r["score"] is not None]
+    scores: list[int] = [r["score"] for r in rows if r["score"] is not None]
     for r in rows:
-        r["place"] = None if r["score"] is None else 1 + sum(1 for v in scores if v > r["score"])
+        score = r["score"]
+        r["place"] = None if score is None else 1 + sum(1 for v in scores if v > score)
     rows.sort(key=lambda r: (r["place"] is None, r["place"] or 0, r["seat"]))
     return rows
 
