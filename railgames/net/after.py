@@ -301,8 +301,7 @@ async def export_op(server: TableServer, member: Member,
                             "(see its log)") from None
     event("exported", code=table.code, player=member.login.name, file=path.name)
     return {"ok": True, "file": path.name,
-            "text": f"{table.code} is in your saves as {path.name}: Continue a game opens it "
-                    f"(or 'ssh … export {table.code}' prints it)."}
+            "text": f"In your saves as {path.name}: Continue a game opens it."}
 
 
 @op("again", changes=True)

@@ -116,6 +116,8 @@ def standings_text(row: dict[str, Any]) -> Text:
 class ArchivedGameOver(GameOverScreen):
     """A finished game opened from the archive: Enter or Esc goes back to the archive."""
 
+    BINDINGS = [Binding("enter,escape", "launcher", "Archive")]
+
     def __init__(self, session: Any, code: str) -> None:
         super().__init__(session)
         self.code = code
@@ -146,7 +148,7 @@ class ArchiveScreen(SizeGuard, Screen[None]):
     DEFAULT_CSS = """
     ArchiveScreen #archive { height: 1fr; }
     ArchiveScreen #archive-detail { height: auto; max-height: 6; margin-top: 1; }
-    ArchiveScreen #archive-status { height: 1; }
+    ArchiveScreen #archive-status { height: auto; max-height: 2; }
     """
 
     def __init__(self) -> None:

@@ -189,7 +189,7 @@ def test_export_from_the_archive_says_where_in_one_line(
             app.push_screen(ArchiveScreen())
             await until(pilot, app, games[0].code)
             await pilot.press("e")
-            shown = await until(pilot, app, "is in your saves as")
+            shown = await until(pilot, app, "In your saves as")
             assert f"{games[1].game_id}-{games[1].code}.json" in shown
 
     scenario()
