@@ -19,6 +19,7 @@ after a restart.) Equal scores are a tie.
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 import weakref
 from collections.abc import Iterable
@@ -99,11 +100,16 @@ def standings(table: HostTable) -> list[dict[str, Any]]:
 
 
 def board_title(table: HostTable) -> str:
+    assert table.game is not None
+    return _board_title(table.game_id, table.game.record.map or table.map_id)
+
+
+@functools.lru_cache(maxsize=256)
+def _board_title(game_id: str, board: str | None) -> str:
+    """A board's title (its map file's header is read once, not for every archive row)."""
     from railgames.games import maps_for
 
-    assert table.game is not None
-    board = table.game.record.map or table.map_id
-    boards = maps_for(table.game_id)
+    boards = maps_for(game_id)
     if board is None:
         return boards[0][1] if boards else ""
     return next((title for map_id, title in boards if map_id == board), board)
