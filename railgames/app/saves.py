@@ -118,8 +118,12 @@ def default_stem(record: GameRecord) -> str:
     return f"{record.game}-{stamp}"
 
 
-def create_save(record: GameRecord, folder: Path | None = None, stem: str | None = None) -> Path:
+def create_save(record: GameRecord, folder: Path | None = None, stem: str | None = None,
+                touch: bool = True) -> Path:
     """Write ``record`` to a new file that no other game has: never overwrites.
+
+    ``touch``: the record says it was updated now (a game saved while played); an
+    archived game keeps the time it ended.
 
     The record is written and flushed under a temporary name first, then
     linked under the first free name ``stem``, ``stem-2``, ...; the link fails
@@ -129,7 +133,8 @@ def create_save(record: GameRecord, folder: Path | None = None, stem: str | None
 
     folder = folder or saves_dir()
     stem = stem or default_stem(record)
-    record.updated = datetime.now(UTC).isoformat(timespec="seconds")
+    if touch:
+        record.updated = datetime.now(UTC).isoformat(timespec="seconds")
     tmp = write_temp(record, folder)
     try:
         n = 1

@@ -34,7 +34,8 @@ CHANGES: set[str] = set()  # requests that change a table: they wait for its ear
 SETUPS: list[Setup] = []
 
 # The modules whose requests the host answers (imported once, when the host starts).
-PARTS: tuple[str, ...] = ("railgames.net.notify", "railgames.net.hometables")
+PARTS: tuple[str, ...] = ("railgames.net.notify", "railgames.net.hometables",
+                          "railgames.net.after")
 
 
 def op(name: str, *, changes: bool = False) -> Callable[[Handler], Handler]:

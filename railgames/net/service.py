@@ -187,6 +187,10 @@ class TableService:
     async def _commit_async(self, table: HostTable, entry: Entry) -> None:
         entry = {**entry, "at": self.now_text()}
         table.moved_at = self.clock.now()
+        if "act" in entry and table.game is not None:
+            # As a person's move does: the record says when it was last played (a game a
+            # bot ends ended then, as the store gives it back after a restart).
+            table.game.record.updated = entry["at"]
         self._keep(table, entry)
         await self.settled(table)
 

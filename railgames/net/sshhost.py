@@ -593,6 +593,7 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.term: str | None = None
         self.size = (80, 24)
         self.refusal: str | None = None
+        self.output: bytes | None = None  # what a command ('export CODE') prints, then ends
         self.master: int | None = None
         self.proc: asyncio.subprocess.Process | None = None
         self.token: str | None = None
@@ -653,8 +654,20 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
-        # Accepted only to say why nothing runs; the session ends at once.
-        self.refusal = "railgames runs no commands; connect with plain 'ssh' to play."
+        # One command runs: 'export CODE', a finished game of the player's as a saved
+        # game on standard output (see after.py). Any other is accepted only to say why
+        # nothing runs; the session ends at once.
+        from railgames.net.after import export_over_ssh, is_export
+
+        if is_export(command):
+            self.output, refusal = export_over_ssh(self.host.service, self.login, command)
+            if refusal is not None:
+                self.refusal = f"railgames: {refusal}."
+                event("refused", peer=self.login.peer, user=self.login.name, reason="export",
+                      command=command[:80])
+            return True
+        self.refusal = ("railgames runs no commands but 'export CODE'; connect with plain "
+                        "'ssh' to play.")
         event("refused", peer=self.login.peer, user=self.login.name, reason="exec",
               command=command[:80])
         return True
@@ -675,6 +688,11 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
                 self.chan.write_stderr((self.refusal + "\r\n").encode())
             self.code = 1
             self.end("refused")
+            return
+        if self.output is not None:  # an export: the record, then the session ends
+            with contextlib.suppress(OSError):
+                self.chan.write(self.output)
+            self.end("exported")
             return
         self.task = asyncio.get_running_loop().create_task(self._life())
 
