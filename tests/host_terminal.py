@@ -263,7 +263,8 @@ class WebTerminal(Terminal):
 
 TMUX_KEYS = {"enter": "Enter", "down": "Down", "up": "Up", "left": "Left", "right": "Right",
              "tab": "Tab", "escape": "Escape", "home": "Home", "end": "End", "ctrl+p": "C-p",
-             "\x1b[Z": "BTab", "\x13": "C-s", "\r": "Enter"}
+             "\x1b[Z": "BTab", "\x13": "C-s", "\r": "Enter", "shift+tab": "BTab",
+             "ctrl+s": "C-s"}
 
 
 class OpenSshTerminal:
@@ -317,6 +318,12 @@ class OpenSshTerminal:
 
     def text(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", self.session)
+
+    def alive(self) -> bool:
+        """Whether the ssh client still runs (its tmux window closes when it ends)."""
+        done = subprocess.run(["tmux", "has-session", "-t", self.session], capture_output=True,
+                              timeout=20, stdin=subprocess.DEVNULL)
+        return done.returncode == 0
 
     async def wait_for(self, pattern: str, timeout: float = 30.0) -> re.Match[str]:
         deadline = time.monotonic() + timeout
