@@ -135,6 +135,26 @@ def test_a_restart_before_the_bot_moved_lets_it_play_and_after_gives_the_turn_ba
     again.tick()
     assert back.timed_out == table.played()  # not fired a second time
 
+    # The bot makes part of the turn (one placement of a build), as its runner does, and
+    # the host stops before the rest: the rest of the turn is the player's, with a new day.
+    game = back.game
+    assert game is not None
+    game.apply(next(a for a in game.legal_actions() if a.type == "build"))
+    clock.advance(HOUR)
+    back.moved_at = clock.now()
+    again._keep(back, {"act": game.record.actions[-1], "at": again.now_text()})
+    assert back.to_move() == seat
+    again.close()
+    third = new_service(root, clock)
+    told = Told(third)
+    third.load()
+    last = third.tables[table.code]
+    assert last.stand_in is None and not last.bot_moves(seat)  # type: ignore[arg-type]
+    assert last.timed_out == -1 and third.deadline(last) == clock.now() + 24 * HOUR
+    clock.advance(24 * HOUR)
+    third.tick()
+    assert told.of("timeout") == [{"seat": seat, "played": last.played(), "did": "bot"}]
+
 
 # ------------------------------------------------------------ a reminder, once a move
 def test_a_reminder_comes_once_per_move_even_across_restarts(tmp_path: Path) -> None:
