@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -154,6 +155,25 @@ def test_a_restart_before_the_bot_moved_lets_it_play_and_after_gives_the_turn_ba
     clock.advance(24 * HOUR)
     third.tick()
     assert told.of("timeout") == [{"seat": seat, "played": last.played(), "did": "bot"}]
+
+
+def test_a_table_written_whole_keeps_the_seat_a_bot_is_to_play(tmp_path: Path) -> None:
+    """As after a failed write: the table's log is written again from what it holds."""
+    clock = ManualClock()
+    root = tmp_path / "tables"
+    service = new_service(root, clock)
+    table, _ = turn_table(service, "paris-connection", "bot")
+    seat = table.to_move()
+    clock.advance(25 * HOUR)
+    service.tick()
+    assert table.game is not None
+    moved = datetime.fromtimestamp(table.moved_at, UTC).isoformat(timespec="seconds")
+    FileTableStore(root).rewrite(table.code, table.header(), table.game.record, table.extras(),
+                                 moved)
+    again = new_service(root, clock)
+    again.load()
+    back = again.tables[table.code]
+    assert back.stand_in == seat and back.timed_out == table.played()
 
 
 # ------------------------------------------------------------ a reminder, once a move
