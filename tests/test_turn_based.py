@@ -464,11 +464,14 @@ def test_one_tables_fault_at_its_timeout_never_stops_the_others(
     clock = ManualClock()
     service = new_service(tmp_path / "tables", clock)
     told = Told(service)
-    broken, _ = turn_table(service, "paris-connection", "skip")
+    broken, people = turn_table(service, "paris-connection", "skip")
     fine, _ = turn_table(service, "railways-of-the-world", "remind")
     assert broken.game is not None
 
     def fails(state: Any, seat: int) -> Any:
+        game = broken.game
+        assert game is not None
+        game.apply(next(a for a in game.legal_actions() if a.type == "build"))  # then breaks
         raise RuntimeError("a game's pass that breaks")
 
     monkeypatch.setattr(broken.game.ruleset, "pass_action", fails)
@@ -480,6 +483,11 @@ def test_one_tables_fault_at_its_timeout_never_stops_the_others(
         (fine.code, "remind")]
     [fault] = log.kind("timeout_error")
     assert fault["code"] == broken.code and "breaks" in fault["error"]
+    late = person_to_move(broken, people)  # the table goes on, and is kept as it is
+    service.act(late, broken.game.legal_actions()[-1].model_dump(mode="json"))
+    again = new_service(tmp_path / "tables", clock)
+    again.load()
+    assert again.tables[broken.code].game.record.actions == broken.game.record.actions  # type: ignore[union-attr]
 
 
 # ------------------------------------------------------------ the create request, hostile
