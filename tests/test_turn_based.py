@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -134,6 +135,45 @@ def test_a_restart_before_the_bot_moved_lets_it_play_and_after_gives_the_turn_ba
     assert back.stand_in == seat and back.bot_moves(seat)  # type: ignore[arg-type]
     again.tick()
     assert back.timed_out == table.played()  # not fired a second time
+
+    # The bot makes part of the turn (one placement of a build), as its runner does, and
+    # the host stops before the rest: the rest of the turn is the player's, with a new day.
+    game = back.game
+    assert game is not None
+    game.apply(next(a for a in game.legal_actions() if a.type == "build"))
+    clock.advance(HOUR)
+    back.moved_at = clock.now()
+    again._keep(back, {"act": game.record.actions[-1], "at": again.now_text()})
+    assert back.to_move() == seat
+    again.close()
+    third = new_service(root, clock)
+    told = Told(third)
+    third.load()
+    last = third.tables[table.code]
+    assert last.stand_in is None and not last.bot_moves(seat)  # type: ignore[arg-type]
+    assert last.timed_out == -1 and third.deadline(last) == clock.now() + 24 * HOUR
+    clock.advance(24 * HOUR)
+    third.tick()
+    assert told.of("timeout") == [{"seat": seat, "played": last.played(), "did": "bot"}]
+
+
+def test_a_table_written_whole_keeps_the_seat_a_bot_is_to_play(tmp_path: Path) -> None:
+    """As after a failed write: the table's log is written again from what it holds."""
+    clock = ManualClock()
+    root = tmp_path / "tables"
+    service = new_service(root, clock)
+    table, _ = turn_table(service, "paris-connection", "bot")
+    seat = table.to_move()
+    clock.advance(25 * HOUR)
+    service.tick()
+    assert table.game is not None
+    moved = datetime.fromtimestamp(table.moved_at, UTC).isoformat(timespec="seconds")
+    FileTableStore(root).rewrite(table.code, table.header(), table.game.record, table.extras(),
+                                 moved)
+    again = new_service(root, clock)
+    again.load()
+    back = again.tables[table.code]
+    assert back.stand_in == seat and back.timed_out == table.played()
 
 
 # ------------------------------------------------------------ a reminder, once a move
@@ -424,11 +464,14 @@ def test_one_tables_fault_at_its_timeout_never_stops_the_others(
     clock = ManualClock()
     service = new_service(tmp_path / "tables", clock)
     told = Told(service)
-    broken, _ = turn_table(service, "paris-connection", "skip")
+    broken, people = turn_table(service, "paris-connection", "skip")
     fine, _ = turn_table(service, "railways-of-the-world", "remind")
     assert broken.game is not None
 
     def fails(state: Any, seat: int) -> Any:
+        game = broken.game
+        assert game is not None
+        game.apply(next(a for a in game.legal_actions() if a.type == "build"))  # then breaks
         raise RuntimeError("a game's pass that breaks")
 
     monkeypatch.setattr(broken.game.ruleset, "pass_action", fails)
@@ -440,6 +483,11 @@ def test_one_tables_fault_at_its_timeout_never_stops_the_others(
         (fine.code, "remind")]
     [fault] = log.kind("timeout_error")
     assert fault["code"] == broken.code and "breaks" in fault["error"]
+    late = person_to_move(broken, people)  # the table goes on, and is kept as it is
+    service.act(late, broken.game.legal_actions()[-1].model_dump(mode="json"))
+    again = new_service(tmp_path / "tables", clock)
+    again.load()
+    assert again.tables[broken.code].game.record.actions == broken.game.record.actions  # type: ignore[union-attr]
 
 
 # ------------------------------------------------------------ the create request, hostile

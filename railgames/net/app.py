@@ -85,30 +85,26 @@ class NetLauncherScreen(LauncherScreen):
         self.app.push_screen(JoinTableScreen())
 
 
-HOST_HELP = """\
-Players are people at their own terminals (you are one); bots take the other seats.
-You get a 4-letter code to give the others.
-
-**Live** tables are played at one sitting, everyone there together; a table
-everyone has left waits for them, bots and all.
-
-**Turn-based** tables wait for their players: make your move when you have a
-minute, log out, and come back when it is your move again. Bots move with nobody
-there. Each move has 24 h, 72 h or no time limit; when a move's time runs out the
-table does what you chose here, once per move:
-
-- *a bot moves* — a bot plays that player's turn, then the next player is awaited;
-- *turn passed* — the player passes, where the game's rules let them pass at that
-  moment (each game's rulings say where); elsewhere they are only reminded;
-- *remind only* — nothing is played; the player is told their time is up.
-
-A **private** table is not listed: only the names you invite (comma-separated)
-and its players can join it by its code. **Talk** says who may write at the
-table's chat: everyone there, or its players only.
-
-Keys: Tab and shift+Tab move between fields, Enter opens a list, ctrl+s opens
-the table, Esc goes back.
-"""
+# What F1 says on the Host screen (Rich markup: one paragraph a line, wrapped on screen).
+HOST_HELP = "\n\n".join((
+    "Players are people at their own terminals (you are one); bots take the other seats. "
+    "You get a 4-letter code to give the others.",
+    "[b]Live[/b] tables are played at one sitting, everyone there together; a table everyone "
+    "has left waits for them, bots and all.",
+    "[b]Turn-based[/b] tables wait for their players: make your move when you have a minute, "
+    "log out, and come back when it is your move again. Bots move with nobody there. Each "
+    "move has 24 h, 72 h or no time limit; when a move's time runs out the table does what "
+    "you chose here, once per move:",
+    "• [i]a bot moves[/i]: a bot plays that player's turn, then the next player is awaited;\n"
+    "• [i]turn passed[/i]: the player passes, where the game's rules let them pass at that "
+    "moment (each game's rulings say where); elsewhere they are only reminded;\n"
+    "• [i]remind only[/i]: nothing is played; the player is told their time is up.",
+    "A [b]private[/b] table is not listed: only the names you invite (comma-separated) and "
+    "its players can join it by its code. [b]Talk[/b] says who may write at the table's "
+    "chat: everyone there, or its players only.",
+    "Keys: Tab and shift+Tab move between fields, Enter opens a list, ctrl+s opens the "
+    "table, Esc goes back.",
+))
 
 # The choices a turn-based table's time out may make, as the screen says them.
 ON_TIMEOUT = (("A bot moves for them", "bot"), ("Their turn is passed", "skip"),

@@ -359,6 +359,7 @@ class TableService:
                 self._time_out(table)
             except Exception as exc:  # one table's fault never stops the others' clocks
                 table.timed_out = table.played()  # not tried again every second
+                self._broken.add(table.code)  # kept whole next time, whatever was played
                 event("timeout_error", code=table.code, error=repr(exc)[:300])
 
     def _time_out(self, table: HostTable) -> None:

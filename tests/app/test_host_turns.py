@@ -152,7 +152,9 @@ async def test_every_choice_can_be_reached_and_seen(size: tuple[int, int]) -> No
         await pilot.press("f1")
         await pilot.pause()
         assert type(app.screen).__name__ == "HelpScreen"
-        assert "Turn-based" in screen_text(app)
+        text = screen_text(app)
+        assert "Turn-based tables wait for their players" in text
+        assert "**" not in text and "[b]" not in text  # said, not its markup
 
 
 def test_skipping_is_offered_only_for_games_whose_rules_have_a_pass(
