@@ -493,3 +493,55 @@ def test_the_host_tells_the_move_its_tables_await_and_starts_past_a_damaged_outb
     configs.clear()
     assert main(["host", "--port", "0", "--data-dir", str(data), "--password", "pw"]) == 0
     assert configs[0].notify_command is None and notifiers[-1] is None
+
+
+def test_a_long_outbox_is_written_again_shorter(tmp_path: Path) -> None:
+    folder = tmp_path / "outbox"
+    folder.mkdir()
+    doc = {"player": "ann", "to": None, "table": "ABCD", "game": "Paris Connection",
+           "kind": "your_move", "text": "Your move.", "join": "", "at": "2026-01-01T00:00:00"}
+    lines = []
+    for n in range(1500):
+        lines.append(json.dumps({"accepted": {**doc, "id": f"ABCD/{n}/turn/ann"}}))
+        lines.append(json.dumps({"done": f"ABCD/{n}/turn/ann", "outcome": "delivered"}))
+    lines.append(json.dumps({"accepted": {**doc, "id": "ABCD/1500/turn/ann"}}))
+    (folder / OUTBOX).write_text("\n".join(lines) + "\n")
+    notifier = Notifier("true", folder)
+    kept = (folder / OUTBOX).read_text().splitlines()
+    assert len(kept) == 1501 and len(notifier.known) == 1501
+    assert [n.id for n in notifier._pending] == ["ABCD/1500/turn/ann"]
+    assert Notifier("true", folder).known == notifier.known
+
+
+def test_a_week_of_turns_with_a_restart_after_every_move_tells_each_turn_once(
+        tmp_path: Path) -> None:
+    """Three players away from a turn-based table, a move every few hours for a week, the
+    host restarted between moves: one notification per turn, to the player whose it is."""
+    out = tmp_path / "delivered.jsonl"
+    clock = ManualClock()
+    turns: list[tuple[int, str]] = []  # (actions played, player) of each turn as it came
+
+    def heard(kind: str, table: Any, info: dict[str, Any]) -> None:
+        if kind == "turn" and not info["restored"] and info["person"]:
+            turns.append((info["played"], table.seats[info["seat"]].name))
+
+    host = Host(tmp_path, f"cat >> '{out}'", clock)
+    host.service.listen(heard)
+    code, members = host.table()
+    for m in members:
+        host.service.leave(m)
+    start = clock.now()
+    while clock.now() - start < 7 * 24 * 3600:
+        clock.advance(5 * 3600)
+        host.move(code, [person(n) for n in NAMES])
+        assert host.notifier.drain(30)
+        host.stop()
+        host = Host(tmp_path, f"cat >> '{out}'", clock)
+        host.service.listen(heard)
+    assert host.notifier.drain(30)
+    host.stop()
+    told = delivered(out)
+    assert len(turns) >= 4
+    assert [(d["player"]) for d in told] == [name for _, name in turns]
+    assert len({d["id"] for d in told}) == len(told)
+    assert told[-1]["at"] > told[0]["at"]  # the host's clock, a week on

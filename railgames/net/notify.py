@@ -164,7 +164,8 @@ class Notifier:
         self.join_hint = join_hint
         self.timeout = timeout
         self.retry_pauses = retry_pauses
-        self.profiles: Callable[[], Profiles] = lambda: Profiles(None)
+        alone = Profiles(None)  # no table server: nobody has set anything
+        self.profiles: Callable[[], Profiles] = lambda: alone
         self.present: Callable[[str, HostTable], bool] = lambda name, table: False
         # Ids accepted or done (what a restarted host must not send again): the loop's.
         self.known: set[str] = set()
@@ -236,9 +237,9 @@ class Notifier:
 
     def _compact(self, path: Path, pending: list[Notice], done: dict[str, str],
                  lines: int) -> None:
-        """Write the outbox again as what it means (done ids, events pending), when that is
-        much shorter than it is (or it was set aside)."""
-        if path.exists() and lines < 2 * (len(done) + len(pending)) + 1000:
+        """Write the outbox again as what it means (an event done: its id alone; one
+        pending: whole), once it has a thousand lines more than that (or was set aside)."""
+        if path.exists() and lines < len(done) + len(pending) + 1000:
             return
         body = "".join(json.dumps({"done": i, "outcome": o}) + "\n" for i, o in done.items())
         body += "".join(_accepted_line(n) for n in pending)
