@@ -283,6 +283,17 @@ def test_games_with_a_bot_seat_count_as_played_but_not_for_ratings(
     assert row["rating"] is None and row["rated"] == 0
 
 
+def test_a_seat_a_bot_played_for_a_while_stays_its_persons(service: TableService,
+                                                            server: TableServer) -> None:
+    """Its person was away (or out of time) and the table's pace had a bot move for them:
+    the game is still one between people, and the result theirs."""
+    table = finished(service, ["ann", "bob", "cat"])
+    table.seats[1].bot_taken = True
+    table.timed_out = table.played() - 1
+    row = rating(server, "bob")
+    assert row is not None and row["rated"] == 1 and row["rating"] is not None
+
+
 def test_ratings_are_per_game(service: TableService, server: TableServer) -> None:
     finished(service, ["ann", "bob", "cat"])
     steel = rating(server, "ann")
