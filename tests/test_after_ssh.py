@@ -14,8 +14,7 @@ import pytest
 from host_terminal import HostProcess
 
 from railgames.core.record import parse_record
-from railgames.net.service import TableService
-from tests.test_after import finished, member
+from tests.test_after import finished, member, quick_service
 
 SSH = shutil.which("ssh")
 
@@ -33,7 +32,7 @@ def new_key(folder: Path, name: str) -> tuple[Path, bytes]:
 def test_ssh_export_prints_the_players_finished_game_and_nothing_else_runs(
         tmp_path: Path) -> None:
     data = tmp_path / "data"
-    service = TableService(data / "tables", bot_delay=0, bot_workers=0)
+    service = quick_service(data / "tables")
     mine = finished(service, ["ann", "bob", "cat"])
     theirs = finished(service, ["bob", "cat", "dan"])
     going = service.create(member("ann")[0], "steel-driver", 3, 3)
@@ -84,7 +83,7 @@ def test_ssh_export_prints_the_players_finished_game_and_nothing_else_runs(
 def test_a_name_nobody_owns_yet_exports_nothing(tmp_path: Path) -> None:
     """In with the table password under a new name: the name's passphrase comes first."""
     data = tmp_path / "data"
-    service = TableService(data / "tables", bot_delay=0, bot_workers=0)
+    service = quick_service(data / "tables")
     mine = finished(service, ["ann", "bob", "cat"])
     service.close()
     host = HostProcess(data).start()

@@ -23,7 +23,7 @@ from railgames.net.service import TableService
 from railgames.net.tables import HostTable, Login
 from railgames.net.tableserver import TableServer
 from tests.app.driving import run_async, screen_text
-from tests.test_after import finished
+from tests.test_after import finished, quick_service
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -77,7 +77,7 @@ class Host:
 def played(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
     """The host's tables with the finished games, played once for every test here."""
     data = tmp_path_factory.mktemp("after") / "host-data"
-    service = TableService(data / "tables", bot_delay=0, bot_workers=0, clock=ManualClock())
+    service = quick_service(data / "tables")
     games = [finished(service, ["ann", "bob", "cat"], seed=1).code,
              finished(service, ["bob", "ann"], bots=1, seed=2).code]
     finished(service, ["bob", "cat", "dan"], seed=3)  # not ann's
