@@ -124,7 +124,7 @@ def test_three_people_play_a_turn_based_table_over_ssh_told_once_a_turn(tmp_path
             term.press("enter")
             await term.wait_for(r"p Pass", 60)
             term.press("p")
-            await until(lambda: to_move(data, code) != name, f"{name}'s pass was not kept", 60)
+            await until(lambda who=name: to_move(data, code) != who, f"{name}'s pass was not kept", 60)
             await quit_app(term)
             deadline = asyncio.get_running_loop().time() + 60
             while len(told(out)) < move + 1 and asyncio.get_running_loop().time() < deadline:

@@ -161,7 +161,7 @@ def export_to(table: HostTable, folder: Path) -> Path:
 
 def saves_folder(server: TableServer, name: str) -> Path:
     """The player's own saves on the host (their hot-seat Continue lists them)."""
-    from railgames.net.sshhost import player_dir
+    from railgames.net.players import player_dir
 
     if server.players is None:
         raise IllegalAction("this host keeps no folders for its players")

@@ -608,7 +608,7 @@ class NetApp(RailgamesApp):
 
     def logged_in(self) -> None:
         """The browser player has given a name and the password: on to their tables."""
-        from railgames.net.sshhost import player_dir
+        from railgames.net.players import player_dir
 
         host_dir = os.environ.get("RAILGAMES_HOST_DIR")
         if host_dir:  # their own hot-seat saves, as over SSH

@@ -17,17 +17,16 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from railgames.core.errors import RailgamesError
 from railgames.net.tables import Member, event
 
-if TYPE_CHECKING:
-    from railgames.net.tableserver import TableServer
-
 Answer = dict[str, Any]
-Handler = Callable[["TableServer", Member, dict[str, Any]], Answer | Awaitable[Answer]]
-Setup = Callable[["TableServer"], None]
+# (The table server is passed as Any: it imports this module, and modules here never
+# import each other both ways.)
+Handler = Callable[[Any, Member, dict[str, Any]], Answer | Awaitable[Answer]]
+Setup = Callable[[Any], None]
 
 OPS: dict[str, Handler] = {}
 CHANGES: set[str] = set()  # requests that change a table: they wait for its earlier changes
@@ -60,7 +59,7 @@ def load_parts() -> None:
         importlib.import_module(module)
 
 
-async def call(server: TableServer, member: Member, request: dict[str, Any]) -> Answer:
+async def call(server: Any, member: Member, request: dict[str, Any]) -> Answer:
     """The answer of a registered request: refusals as one line, faults logged."""
     name = str(request.get("op"))
     try:

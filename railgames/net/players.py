@@ -583,3 +583,8 @@ def listing(register: Register, online: set[str] | None = None) -> str:
     for key in register.banned_keys:
         lines.append(f"banned key: {key}")
     return "\n".join(lines)
+
+
+def player_dir(data_dir: Path, name: str) -> Path:
+    """A host's player's own folder (their hot-seat saves, their exports)."""
+    return data_dir / "players" / name.lower()

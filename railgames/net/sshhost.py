@@ -33,7 +33,15 @@ import asyncssh
 from railgames import compat
 from railgames.core.errors import RailgamesError
 from railgames.net.notify import Notifier
-from railgames.net.players import Kick, Player, Verdict, check_key, check_password, now_text
+from railgames.net.players import (
+    Kick,
+    Player,
+    Verdict,
+    check_key,
+    check_password,
+    now_text,
+    player_dir,
+)
 from railgames.net.service import TableService
 from railgames.net.tables import Login, event, name_problem
 from railgames.net.tableserver import TableServer
@@ -314,10 +322,6 @@ class Host:
             lines.append(f"table password: {self.password}")
         lines.append(f"tables are kept in {self.service.root}")
         return "\n".join(lines)
-
-
-def player_dir(data_dir: Path, name: str) -> Path:
-    return data_dir / "players" / name.lower()
 
 
 def _socket_path(data_dir: Path) -> Path:
