@@ -22,7 +22,7 @@ from railgames.games import load_ruleset
 LIMIT = 600
 PEOPLE = ("ann", "bob", "cy")
 SIZES = {"ann": (80, 24), "bob": (120, 40), "cy": (80, 24)}
-MOVES = 6  # the auction (three passes) and the first round of actions
+MOVES = 4  # the auction (three passes) and the first action of the first round
 
 
 def told(path: Path) -> list[dict[str, object]]:
