@@ -34,7 +34,7 @@ CHANGES: set[str] = set()  # requests that change a table: they wait for its ear
 SETUPS: list[Setup] = []
 
 # The modules whose requests the host answers (imported once, when the host starts).
-PARTS: tuple[str, ...] = ()
+PARTS: tuple[str, ...] = ("railgames.net.chat",)
 
 
 def op(name: str, *, changes: bool = False) -> Callable[[Handler], Handler]:
