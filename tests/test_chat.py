@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from railgames.net import chat, ops
+from railgames.net import chat, ops, talkline
 from railgames.net.service import TableService
 from railgames.net.store import MAX_CHAT_KEPT
 from railgames.net.tables import HostTable, Login, Member
@@ -174,7 +174,7 @@ def test_talking_too_fast_is_refused_until_a_moment_has_passed(host: Host) -> No
     ("half \ud800 a pair", "half a pair"),
 ])
 def test_lines_are_cleaned_before_anyone_sees_them(host: Host, said: str, kept: str) -> None:
-    assert chat.clean(said) == kept
+    assert talkline.clean(said) == kept
     answer = host.say(host.ann, said)
     assert answer["ok"] and answer["line"]["text"] == kept
 
@@ -183,10 +183,10 @@ def test_random_bytes_never_leave_a_control_character() -> None:
     rng = random.Random(27)
     for _ in range(300):
         raw = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 120)))
-        text = chat.clean(raw.decode("latin-1"))
+        text = talkline.clean(raw.decode("latin-1"))
         assert text == text.strip() and "  " not in text
         assert not any(ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 for c in text), repr(text)
-        text = chat.clean(raw.decode("utf-8", "surrogateescape"))
+        text = talkline.clean(raw.decode("utf-8", "surrogateescape"))
         text.encode("utf-8")  # no half characters either
         assert not any(ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 for c in text), repr(text)
 

@@ -570,6 +570,10 @@ class NetApp(RailgamesApp):
             if not self._ended:
                 self.exit(1, message="railgames: the host has gone away; connect again to go on.")
             return
+        if message.get("ev") in ("chat", "here"):  # the link keeps them; the screen reads it
+            if message.get("code") == self.table_code:
+                self._talk_changed()
+            return
         if message.get("code") != self.table_code:
             return
         seat = self.remote_seat
@@ -621,6 +625,13 @@ class NetApp(RailgamesApp):
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen) and screen.session is self.remote_seat:
                 screen.refresh_all()
+
+    def _talk_changed(self) -> None:
+        from railgames.app.screens.game import GameScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen) and screen.session is self.remote_seat:
+                screen.refresh_talk()
 
     def leave_table(self) -> None:
         if self.table_code is not None:

@@ -1,7 +1,7 @@
 """Talk at a table: one line at a time, kept with the table, shown to everyone at it.
 
 A member at a table says a line (``{"op": "say", "text": ...}``); the host cleans it
-(``clean``: nothing that a terminal would act on reaches anyone's screen), checks it
+(``talkline.clean``: nothing that a terminal would act on reaches anyone's screen), checks it
 (not empty, not too long, not too fast, and from a watcher only where the table lets
 watchers talk), keeps it in the table's log through the service's ordered writer,
 and then pushes it to every member of the table (``{"ev": "chat", "code", "line"}``).
@@ -18,57 +18,31 @@ by days.
 
 from __future__ import annotations
 
-import re
 import time
-import unicodedata
 import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from railgames.core.errors import IllegalAction
+from railgames.core.record import MAX_STRING
 from railgames.net.ops import Answer, on_start, op
 from railgames.net.store import MAX_CHAT_TEXT
 from railgames.net.tables import HostTable, Member, event
+from railgames.net.talkline import clean
 
 if TYPE_CHECKING:
     from railgames.net.tableserver import TableServer
 
-MAX_SAID = 200  # characters in one line, once cleaned (within the log's MAX_CHAT_TEXT)
-MAX_RAW = 4 * MAX_SAID  # characters a line may have before cleaning; longer is refused unread
+# Characters in one line: as many as any text in a request may have (longer is refused
+# as the request is read: ``protocol.decode``); within what the log keeps (MAX_CHAT_TEXT).
+MAX_SAID = MAX_STRING
+MAX_RAW = 4 * MAX_SAID  # before cleaning, for callers in the host itself; longer is unread
 RATE = (5, 10.0)  # at most 5 lines in any 10 seconds, per player per table
 BURST = (3, 2.0)  # and at most 3 in any 2 seconds
 RECENT = 50  # the lines a member coming to the table is sent
 
 assert MAX_SAID <= MAX_CHAT_TEXT
-
-# Escape sequences as terminals read them, 7-bit and 8-bit: CSI (cursor moves, clearing
-# the screen), OSC (titles, the clipboard: OSC 52) up to BEL or ST or the end of the
-# line, DCS/SOS/PM/APC strings likewise, then any other ESC and the character after it.
-_ESCAPES = re.compile(
-    r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"
-    r"|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"
-    r"|\x1b[ -~]?")
-# Characters that turn the direction of the text that follows (overrides, isolates and
-# marks): they could make a line read as something else.
-_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
-
-
-def clean(text: str) -> str:
-    """``text`` as one plain line: escape sequences and control characters (C0, DEL, C1)
-    left out, direction overrides and isolates left out, and every run of white space
-    (line breaks and tabs too) made one space."""
-    text = _ESCAPES.sub("", text)
-    kept = []
-    for char in text:
-        if char.isspace():
-            kept.append(" ")
-        elif char in _BIDI or unicodedata.category(char) in ("Cc", "Cs"):
-            continue  # controls, and halves of a character that no terminal can show
-        else:
-            kept.append(char)
-    return " ".join("".join(kept).split())
-
 
 def here(table: HostTable) -> dict[str, list[str]]:
     """The people at ``table`` now: sitting (in seat order) and watching (by name)."""

@@ -9,6 +9,10 @@ the game went back (undo, a step back) and everything must be drawn again.
 Where the game lives is not asked: what a table allows is said by its flags
 (``read_only``, ``shared``, ``seat``, ``can_save``) and by what its bots do
 (``bot_to_move`` is never true where another process moves them).
+
+A table may also have people to talk with (a host's table): its ``talk`` is then a
+``TableTalk``; ``talk_of`` finds it, None for a table without (a game on this
+terminal, a recording).
 Nothing here imports Textual.
 """
 
@@ -164,6 +168,35 @@ class Table(Protocol):
     def prepare_think(self) -> BotThink | None: ...
 
     def finish_think(self, think: BotThink, action: Any, bot: Bot | None = None) -> bool: ...
+
+
+@runtime_checkable
+class TableTalk(Protocol):
+    """The talk at a table with people at other terminals: its recent lines, who is
+    there, and a line of one's own to say."""
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        """The recent lines, oldest first: each {"name", "text", "seat"} (seat None: a
+        watcher said it), already made plain (``railgames.net.talkline``)."""
+
+    @property
+    def heard(self) -> int:
+        """How many lines have come since this terminal came to the table (it grows by
+        one with each new line, so a screen can mark the ones not yet seen)."""
+
+    @property
+    def here(self) -> dict[str, list[str]]:
+        """Who is at the table now: {"players": names sitting, "watching": names}."""
+
+    def say(self, text: str) -> None:
+        """Say ``text`` at the table; a refusal raises RailgamesError with the reason."""
+
+
+def talk_of(table: Any) -> TableTalk | None:
+    """The table's talk, if it has one (only a host's tables do)."""
+    talk = getattr(table, "talk", None)
+    return talk if isinstance(talk, TableTalk) else None
 
 
 class TurnIndex:
