@@ -19,7 +19,7 @@ from railgames.net.protocol import PROMPT_HERE
 from railgames.net.remote import RemoteLink
 from railgames.net.wire import class_named, made
 from railgames.net.wire import decode as from_wire
-from railgames.tables.table import BotsElsewhere, Change, TurnIndex
+from railgames.tables.table import BotsElsewhere, Change, TableTalk, TurnIndex
 
 
 class SeatView:
@@ -121,7 +121,8 @@ class RemoteSeat(BotsElsewhere):
         self._view.take(view)
         self.seen = self._view.seen
         # The table's talk, where the link carries it (a host's link does).
-        self.talk = SeatTalk(link, self.code) if hasattr(link, "talk_so_far") else None
+        self.talk: TableTalk | None = (SeatTalk(link, self.code)
+                                       if hasattr(link, "talk_so_far") else None)
 
     @property
     def seat(self) -> int | None:

@@ -11,8 +11,7 @@ Where the game lives is not asked: what a table allows is said by its flags
 (``bot_to_move`` is never true where another process moves them).
 
 A table may also have people to talk with (a host's table): its ``talk`` is then a
-``TableTalk``; ``talk_of`` finds it, None for a table without (a game on this
-terminal, a recording).
+``TableTalk``, and None for a table without (a game on this terminal, a recording).
 Nothing here imports Textual.
 """
 
@@ -89,6 +88,11 @@ class Table(Protocol):
     can_save: bool
     """The game is saved from here (``save``); False: whoever holds it keeps it after
     every move, and leaving keeps the seat."""
+
+    @property
+    def talk(self) -> TableTalk | None:
+        """The talk at the table, where people at other terminals sit at it (None: a game
+        on this terminal, a recording)."""
 
     @property
     def seat(self) -> int | None:
@@ -194,9 +198,9 @@ class TableTalk(Protocol):
 
 
 def talk_of(table: Any) -> TableTalk | None:
-    """The table's talk, if it has one (only a host's tables do)."""
-    talk = getattr(table, "talk", None)
-    return talk if isinstance(talk, TableTalk) else None
+    """The table's talk, if it has one (only a host's tables do; a table made before
+    tables could talk has none)."""
+    return getattr(table, "talk", None)
 
 
 class TurnIndex:

@@ -185,6 +185,9 @@ class GameScreen(SizeGuard, Screen[None]):
         # On a small screen (narrow and short) the panels fold away and the map has the
         # rows; ``i`` opens them (and folds them again).
         self.panels_open = False
+        # The table's talk, under the game (a host's table; none on this terminal's).
+        talk = talk_of(session)
+        self._talk = TalkPanel(talk, id="talk") if talk is not None else None
 
     @property
     def rapp(self) -> GameShell:
@@ -203,9 +206,8 @@ class GameScreen(SizeGuard, Screen[None]):
                 yield QuietStatic(legend or "", id="legend", classes="given" if legend else "")
                 yield ActionPanel(id="actions")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
-        talk = talk_of(self.session)
-        if talk is not None:
-            yield TalkPanel(talk, id="talk")
+        if self._talk is not None:
+            yield self._talk
         yield KeyFooter(relabel=True)
 
     def on_mount(self) -> None:
@@ -273,10 +275,7 @@ class GameScreen(SizeGuard, Screen[None]):
     # ------------------------------------------------------------ the talk at the table
     @property
     def talk_panel(self) -> TalkPanel | None:
-        try:
-            return self.query_one(TalkPanel)
-        except NoMatches:
-            return None
+        return self._talk
 
     def refresh_talk(self) -> None:
         """Show the table's talk as it is now (a line said, someone come or gone)."""
@@ -285,6 +284,17 @@ class GameScreen(SizeGuard, Screen[None]):
             return
         # Folded on a small screen, open on a larger one, until the player says (T).
         panel.fold(not panel.open if panel.open is not None else self.small)
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True,
+                  from_app_focus: bool = False) -> None:
+        # A line being written keeps the keys until it is said or put away: a move that
+        # arrives meanwhile (which puts the focus on the board or the choices) would
+        # otherwise turn the rest of the words into moves. It goes there after.
+        panel = self._talk
+        if panel is not None and panel.writing and widget is not panel.field:
+            panel.back_to = widget
+            return
+        super().set_focus(widget, scroll_visible, from_app_focus)
 
     def action_talk(self) -> None:
         panel = self.talk_panel
@@ -767,7 +777,7 @@ class GameScreen(SizeGuard, Screen[None]):
         if action == "toggle_panels":  # only a small screen folds its panels
             return self.small
         if action in ("talk", "toggle_talk"):  # only a table with people to talk with
-            return talk_of(self.session) is not None
+            return self._talk is not None
         if action == "undo":  # nothing to take back in a finished game, or in another window's;
             # otherwise u stays on offer, and says why when the rules refuse
             if not self.session.shared and self._at_keyboard is None:
@@ -894,7 +904,7 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def action_help(self) -> None:
         prompt = self.session.prompt()
-        talk = TALK_HELP if talk_of(self.session) is not None else None
+        talk = TALK_HELP if self._talk is not None else None
         self.app.push_screen(HelpScreen(self.session.ruleset.id, prompt.step if prompt else None,
                                         prompt.help if prompt else None, table_keys=talk))
 

@@ -1,6 +1,6 @@
 """The talk at a table, under the game: its last lines and who is there, and a line to say.
 
-Shown only for a table that has people to talk with (``tables.table.talk_of``). Open, it
+Shown only for a table that has people to talk with (its ``talk``, see ``Table``). Open, it
 shows the last few lines and a line saying who plays and who watches; folded, one line:
 the newest said, marked when lines came that were not seen open. ``t`` opens a line to
 write (Enter says it, Esc puts it away); ``T`` folds or opens the panel. A small
@@ -54,13 +54,14 @@ class TalkPanel(Vertical):
         self.talk = talk
         self.seen = 0  # lines heard when last shown open
         self.open: bool | None = None  # None: as the terminal's size says
-        self._back_to: Any = None  # what had the focus before the line was opened
+        self.back_to: Any = None  # where the focus goes when the line is put away
+        self.field = TalkInput(placeholder="say something: Enter says it, Esc puts it away",
+                               max_length=MAX_STRING, id="talk-input", compact=True)
 
     def compose(self) -> Any:
         yield Static(id="talk-lines")
         yield Static(id="talk-here")
-        yield TalkInput(placeholder="say something: Enter says it, Esc puts it away",
-                        max_length=MAX_STRING, id="talk-input", compact=True)
+        yield self.field
 
     # ------------------------------------------------------------ showing
     def fold(self, folded: bool) -> None:
@@ -100,16 +101,14 @@ class TalkPanel(Vertical):
         return self.has_class("writing")
 
     def open_input(self) -> None:
-        self._back_to = self.screen.focused
+        self.back_to = self.screen.focused
         self.add_class("writing")
-        self.query_one(TalkInput).focus()
+        self.field.focus()
 
     def close_input(self) -> None:
-        field = self.query_one(TalkInput)
-        field.value = ""
+        self.field.value = ""
         self.remove_class("writing")
-        back = self._back_to
-        self._back_to = None
+        back, self.back_to = self.back_to, None
         if back is not None and back.is_attached and back.focusable:
             back.focus()
         else:
