@@ -5,6 +5,7 @@ in the app, bob is at the same table through a link of his own."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -151,6 +152,17 @@ async def test_at_80x24_the_chat_is_one_line_and_marks_what_is_new(host: HostThr
         assert panel is not None and panel.folded
         assert panel.outer_size.height == 1
         assert "Chat nobody has said anything yet" in screen_text(app)
+        # Opened, long lines take no more than a few rows: the newest are shown.
+        chat.talk_of(host.server).now = itertools.count(0, 10).__next__  # never too fast
+        for word in ("first", "second", "third"):
+            bob.request({"op": "say", "text": f"{word} " + "long words " * 17})
+        await pilot.press("T")
+        await until(pilot, lambda: "third long words" in shown(app), "opened")
+        await pilot.pause()
+        assert panel.outer_size.height <= 1 + 6 + 1  # its border, the rows, who is here
+        assert "first" not in shown(app)
+        await pilot.press("T")
+        await until(pilot, lambda: panel.folded, "folded again")
         bob.request({"op": "say", "text": "your move"})
         await until(pilot, lambda: "Chat ● new bob: your move" in shown(app),
                     "the new line marked")
@@ -172,7 +184,7 @@ async def test_at_80x24_the_chat_is_one_line_and_marks_what_is_new(host: HostThr
             "That line is too long: at most 200 characters")
         assert panel.writing and field.value == "x" * 200 + "y"
         chat.talk_of(host.server).now = lambda: 5000.0  # every line said at once
-        for _ in range(3):
+        for _ in range(4):  # three are said, the fourth refused
             field.value = "again"
             await pilot.press("enter")
             await until(pilot, lambda: not panel.writing or "fast" in str(

@@ -23,6 +23,7 @@ from railgames.net.talkline import clean
 from railgames.tables.table import TableTalk
 
 SHOWN = 4  # lines shown when open
+ROWS = 6  # rows they may take (long lines wrap): the newest rows are kept
 KEYS = "t talk · T fold"
 NEW = "● new "
 
@@ -80,7 +81,13 @@ class TalkPanel(Vertical):
             shown = [line_text(line) for line in lines[-SHOWN:]]
             if not shown:
                 shown = [Text("Nobody has said anything yet. Press t to talk.", style="dim")]
-            self.query_one("#talk-lines", Static).update(Text("\n").join(shown))
+            body = Text("\n").join(shown)
+            width = self.content_size.width
+            if width > 0:  # (not laid out yet: drawn whole, and again once it is)
+                rows = body.wrap(self.app.console, width)
+                if len(rows) > ROWS:
+                    body = Text("\n").join(rows[-ROWS:])
+            self.query_one("#talk-lines", Static).update(body)
             self.query_one("#talk-here", Static).update(here_text(talk.here))
             self.border_title = f"Chat · {KEYS}"
             return
