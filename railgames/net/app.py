@@ -649,6 +649,10 @@ class NetApp(RailgamesApp):
             if isinstance(self.screen, HomeScreen):
                 self.screen.reload()
             return
+        if message.get("ev") in ("chat", "here"):  # the link keeps them; the screen reads it
+            if message.get("code") == self.table_code:
+                self._talk_changed()
+            return
         if message.get("code") != self.table_code:
             return
         seat = self.remote_seat
@@ -717,6 +721,13 @@ class NetApp(RailgamesApp):
         for screen in self.screen_stack:
             if isinstance(screen, GameScreen) and screen.session is self.remote_seat:
                 screen.refresh_all()
+
+    def _talk_changed(self) -> None:
+        from railgames.app.screens.game import GameScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen) and screen.session is self.remote_seat:
+                screen.refresh_talk()
 
     def leave_table(self) -> None:
         if self.table_code is not None:

@@ -34,7 +34,7 @@ SETUPS: list[Setup] = []
 
 # The modules whose requests the host answers (imported once, when the host starts).
 PARTS: tuple[str, ...] = ("railgames.net.notify", "railgames.net.hometables",
-                          "railgames.net.after")
+                          "railgames.net.after", "railgames.net.chat")
 
 
 def op(name: str, *, changes: bool = False) -> Callable[[Handler], Handler]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 from railgames.net.protocol import MAX_PUSH, ProtocolError, decode, encode
+from railgames.net.talkline import clean
 
 TABLES_ENV = "RAILGAMES_TABLES"
 TOKEN_ENV = "RAILGAMES_TOKEN"
@@ -54,6 +55,8 @@ class RemoteLink:
         self._views: dict[Any, dict[str, Any]] = {}
         self._seq = 0
         self._recent: deque[dict[str, Any]] = deque(maxlen=256)  # the last table messages
+        # Each table's talk as the host has pushed it (its recent lines, who is there).
+        self._talk: dict[str, TalkSoFar] = {}
         self.kicked: str | None = None
         self.closed = False
         self._reader = threading.Thread(target=self._read, daemon=True, name="railgames-link")
@@ -123,6 +126,14 @@ class RemoteLink:
             if self.listener is not None:
                 self.listener(message)
             return
+        if message.get("ev") in ("chat", "here"):  # talk at a table, and who is there
+            code = message.get("code")
+            if isinstance(code, str):
+                with self._lock:
+                    self._talk.setdefault(code, TalkSoFar()).take(message)
+                if self.listener is not None:
+                    self.listener(message)
+            return
         if message.get("ev") == "kicked":  # the host's operator ended this session
             self.kicked = str(message.get("reason", ""))[:300]
             if self.listener is not None:
@@ -151,6 +162,12 @@ class RemoteLink:
         """Let go of table ``code``'s view (its player has left it)."""
         with self._lock:
             self._views.pop(code, None)
+            self._talk.pop(code, None)
+
+    def talk_so_far(self, code: str) -> TalkSoFar:
+        """Table ``code``'s talk as the host has pushed it so far (a copy)."""
+        with self._lock:
+            return self._talk.get(code, TalkSoFar()).copy()
 
     def messages_after(self, code: str, seq: int) -> list[dict[str, Any]] | None:
         """Table ``code``'s messages numbered after ``seq``, in order; None if some of
@@ -194,6 +211,63 @@ class RemoteLink:
         except OSError:
             pass
         self.sock.close()
+
+
+class TalkSoFar:
+    """A table's talk as its pushed messages make it: the recent lines (each made plain
+    again here: ``talkline.clean``), how many have been heard, and who is there.
+
+    What the host pushes is taken as it comes, but only in the shapes it sends; anything
+    else is left out, so nothing a host sends can break the screen that shows it."""
+
+    KEEP = 50  # lines kept
+
+    def __init__(self) -> None:
+        self.lines: deque[dict[str, Any]] = deque(maxlen=self.KEEP)
+        self.heard = 0  # lines heard since the table was joined (new ones are marked)
+        self.players: list[str] = []
+        self.watching: list[str] = []
+
+    def copy(self) -> TalkSoFar:
+        made = TalkSoFar()
+        made.lines.extend(self.lines)
+        made.heard, made.players, made.watching = self.heard, list(self.players), \
+            list(self.watching)
+        return made
+
+    def take(self, message: dict[str, Any]) -> None:
+        if message.get("ev") == "here":
+            self.players = _names(message.get("players"))
+            self.watching = _names(message.get("watching"))
+            return
+        lines = message.get("lines")
+        if isinstance(lines, list):  # the recent lines, sent to one new at the table
+            self.lines.clear()
+            for line in lines[-self.KEEP:]:
+                self._line(line)
+        else:
+            self._line(message.get("line"))
+
+    def _line(self, line: Any) -> None:
+        if not isinstance(line, dict):
+            return
+        name, text, seat = line.get("name"), line.get("text"), line.get("seat")
+        if not isinstance(name, str) or not isinstance(text, str):
+            return
+        if not (seat is None or (type(seat) is int and 0 <= seat < 16)):
+            seat = None
+        name, text = clean(name)[:24], clean(text)[:300]
+        if name and text:
+            self.lines.append({"name": name, "text": text, "seat": seat})
+            self.heard += 1
+
+
+def _names(value: Any) -> list[str]:
+    from railgames.net.talkline import clean
+
+    if not isinstance(value, list):
+        return []
+    return [clean(v)[:24] for v in value[:64] if isinstance(v, str) and clean(v)]
 
 
 def merge_view(so_far: dict[str, Any] | None, view: dict[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from railgames.net.botrunner import BotRunner
 from railgames.net.feed import Feed, Moment
 from railgames.net.lobby import Lobby
 from railgames.net.pace import LIVE, Clock, Pace, SystemClock
-from railgames.net.store import FileTableStore, TableStore, TimeoutEntry
+from railgames.net.store import MAX_CHAT_KEPT, FileTableStore, TableStore, TimeoutEntry
 from railgames.net.tables import HostTable, Member, event
 from railgames.net.wire import encode
 
@@ -318,6 +318,15 @@ class TableService:
         event("undo", code=table.code, player=member.login.name)
         table.moved_at = self.clock.now()
         self._keep(table, {"undo": len(game.record.actions), "at": self.now_text()})
+
+    def say(self, table: HostTable, name: str, seat: int | None, text: str) -> dict[str, Any]:
+        """Keep a line said at ``table`` (already checked and cleaned: ``chat``) in its
+        log, after the changes before it; the line as kept."""
+        line = {"name": name, "text": text, "seat": seat, "at": self.now_text()}
+        table.chat.append(line)
+        del table.chat[:-MAX_CHAT_KEPT]
+        self._keep(table, {"chat": line})
+        return line
 
     def _playing(self, member: Member) -> tuple[HostTable, Game]:
         table = member.table

@@ -335,13 +335,13 @@ def _parse_log(text: str, source: str, code: str) -> StoredTable:
             updated = entry.get("at", updated)
             moved_at = at
             timeout = None
+            if len(actions) > MAX_ACTIONS:
+                raise RecordError(f"{source}: more than {MAX_ACTIONS:,} actions")
         elif "chat" in entry:
             chat.append(_checked(ChatLine, entry["chat"], source, number))
             del chat[:-MAX_CHAT_KEPT]
         elif "timeout" in entry:
             timeout = _checked(TimeoutEntry, entry["timeout"], source, number)
-            if len(actions) > MAX_ACTIONS:
-                raise RecordError(f"{source}: more than {MAX_ACTIONS:,} actions")
         elif "seats" in entry:
             seats = entry["seats"]
         elif "start" in entry:

@@ -38,6 +38,7 @@ class Session:
     shared = True  # hot seat: the people pass the keyboard
     can_save = True
     seat = None  # no seat of its own: whoever is to move has the keyboard
+    talk = None  # nobody at another terminal to talk with
 
     def __init__(self, game: Game, save_path: Path | None = None, autosave: bool = True,
                  read_only: bool = False, *, lock: SaveLock | None = None,

@@ -34,6 +34,7 @@ class Recording(BotsElsewhere, TurnIndex):
     read_only = True
     shared = False  # whoever watches sees ``seat``'s view (or everything)
     can_save = False
+    talk = None  # a game already played: nobody to talk with
 
     def __init__(self, ruleset: Ruleset[Any], record: GameRecord, *, seat: int | None = None,
                  reveal_all: bool = False, upto: int | None = None) -> None:

@@ -14,11 +14,12 @@ from typing import Any
 
 from railgames.core.errors import IllegalAction, RailgamesError
 from railgames.core.events import Event
+from railgames.core.record import MAX_STRING
 from railgames.net.protocol import PROMPT_HERE
 from railgames.net.remote import RemoteLink
 from railgames.net.wire import class_named, made
 from railgames.net.wire import decode as from_wire
-from railgames.tables.table import BotsElsewhere, Change, TurnIndex
+from railgames.tables.table import BotsElsewhere, Change, TableTalk, TurnIndex
 
 
 class SeatView:
@@ -119,6 +120,9 @@ class RemoteSeat(BotsElsewhere):
         self._view = SeatView(None, self.ruleset)
         self._view.take(view)
         self.seen = self._view.seen
+        # The table's talk, where the link carries it (a host's link does).
+        self.talk: TableTalk | None = (SeatTalk(link, self.code)
+                                       if hasattr(link, "talk_so_far") else None)
 
     @property
     def seat(self) -> int | None:
@@ -250,6 +254,34 @@ class RemoteSeat(BotsElsewhere):
 
     def close(self) -> None:
         """Nothing to let go of here: the host keeps the table, its record and its file."""
+
+
+class SeatTalk:
+    """The talk at the host's table this seat is at (``TableTalk``): what the host has
+    pushed of it, read from the link; a line said is a request, which the host may refuse
+    (too long, too fast, a watcher where only the players talk)."""
+
+    def __init__(self, link: RemoteLink, code: str) -> None:
+        self.link = link
+        self.code = code
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        return list(self.link.talk_so_far(self.code).lines)
+
+    @property
+    def heard(self) -> int:
+        return self.link.talk_so_far(self.code).heard
+
+    @property
+    def here(self) -> dict[str, list[str]]:
+        talk = self.link.talk_so_far(self.code)
+        return {"players": talk.players, "watching": talk.watching}
+
+    def say(self, text: str) -> None:
+        if len(text) > MAX_STRING:  # the host would not read it: said here, at once
+            raise IllegalAction(f"that line is too long: at most {MAX_STRING} characters")
+        self.link.request({"op": "say", "text": text})
 
 
 class RemoteHistory(TurnIndex):

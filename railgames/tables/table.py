@@ -9,6 +9,9 @@ the game went back (undo, a step back) and everything must be drawn again.
 Where the game lives is not asked: what a table allows is said by its flags
 (``read_only``, ``shared``, ``seat``, ``can_save``) and by what its bots do
 (``bot_to_move`` is never true where another process moves them).
+
+A table may also have people to talk with (a host's table): its ``talk`` is then a
+``TableTalk``, and None for a table without (a game on this terminal, a recording).
 Nothing here imports Textual.
 """
 
@@ -85,6 +88,11 @@ class Table(Protocol):
     can_save: bool
     """The game is saved from here (``save``); False: whoever holds it keeps it after
     every move, and leaving keeps the seat."""
+
+    @property
+    def talk(self) -> TableTalk | None:
+        """The talk at the table, where people at other terminals sit at it (None: a game
+        on this terminal, a recording)."""
 
     @property
     def seat(self) -> int | None:
@@ -164,6 +172,35 @@ class Table(Protocol):
     def prepare_think(self) -> BotThink | None: ...
 
     def finish_think(self, think: BotThink, action: Any, bot: Bot | None = None) -> bool: ...
+
+
+@runtime_checkable
+class TableTalk(Protocol):
+    """The talk at a table with people at other terminals: its recent lines, who is
+    there, and a line of one's own to say."""
+
+    @property
+    def lines(self) -> list[dict[str, Any]]:
+        """The recent lines, oldest first: each {"name", "text", "seat"} (seat None: a
+        watcher said it), already made plain (``railgames.net.talkline``)."""
+
+    @property
+    def heard(self) -> int:
+        """How many lines have come since this terminal came to the table (it grows by
+        one with each new line, so a screen can mark the ones not yet seen)."""
+
+    @property
+    def here(self) -> dict[str, list[str]]:
+        """Who is at the table now: {"players": names sitting, "watching": names}."""
+
+    def say(self, text: str) -> None:
+        """Say ``text`` at the table; a refusal raises RailgamesError with the reason."""
+
+
+def talk_of(table: Any) -> TableTalk | None:
+    """The table's talk, if it has one (only a host's tables do; a table made before
+    tables could talk has none)."""
+    return getattr(table, "talk", None)
 
 
 class TurnIndex:

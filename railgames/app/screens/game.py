@@ -31,8 +31,9 @@ from railgames.app.widgets.action_panel import ActionPanel
 from railgames.app.widgets.footer import KeyFooter
 from railgames.app.widgets.quiet import QuietStatic
 from railgames.app.widgets.render_once import RenderOnce
+from railgames.app.widgets.talk import TalkPanel
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
-from railgames.tables.table import BotThink, Table
+from railgames.tables.table import BotThink, Table, talk_of
 
 if TYPE_CHECKING:
     from railgames.app.bot_worker import BotWorker
@@ -42,6 +43,8 @@ NARROW = 110  # below this width the panels stack under the board
 WIDE = 150
 ROOMY = 160  # room for a 96-column map beside the usual side panel
 TALL = 34  # from this height a narrow screen's list of choices shows more of itself
+TALK_HELP = ("At this table: **t** writes a line to everyone here (Enter says it, Esc puts it "
+             "away); **T** folds the chat into one line or opens it again.")
 
 
 class GameLog(compat.SizedInLayout, RichLog):
@@ -108,8 +111,8 @@ class GameScreen(SizeGuard, Screen[None]):
     COMMANDS = {GameCommands}
     # What the footer keeps on a short line, most important first: choosing, going
     # back, help, quitting and the panels' key before the rest.
-    FOOTER_KEEP = ("choose", "hotkey", "back", "help", "quit_game", "toggle_panels", "undo",
-                   "final_scores", "history", "show_log", "save")
+    FOOTER_KEEP = ("choose", "hotkey", "back", "help", "quit_game", "toggle_panels", "talk",
+                   "undo", "final_scores", "history", "show_log", "save", "toggle_talk")
 
     # Textual repaints the whole screen when the focus moves; the widgets that gain and
     # lose it are restyled (and repainted) anyway, so that is all a move of focus redraws.
@@ -130,6 +133,10 @@ class GameScreen(SizeGuard, Screen[None]):
         Binding("q", "quit_game", "Quit"),
         # On a small screen the map comes first and the panels fold away: i shows them.
         Binding("i", "toggle_panels", "Panels"),
+        # At a table with people at other terminals: t writes a line, T folds the chat
+        # (no game's one-key choice is t; a test game's is c, hence not c).
+        Binding("t", "talk", "Talk"),
+        Binding("T", "toggle_talk", "Chat", show=False),
     ]
 
     def __init__(self, session: Table, handoff: bool = True, review: bool = False) -> None:
@@ -178,6 +185,9 @@ class GameScreen(SizeGuard, Screen[None]):
         # On a small screen (narrow and short) the panels fold away and the map has the
         # rows; ``i`` opens them (and folds them again).
         self.panels_open = False
+        # The table's talk, under the game (a host's table; none on this terminal's).
+        talk = talk_of(session)
+        self._talk = TalkPanel(talk, id="talk") if talk is not None else None
 
     @property
     def rapp(self) -> GameShell:
@@ -196,6 +206,8 @@ class GameScreen(SizeGuard, Screen[None]):
                 yield QuietStatic(legend or "", id="legend", classes="given" if legend else "")
                 yield ActionPanel(id="actions")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        if self._talk is not None:
+            yield self._talk
         yield KeyFooter(relabel=True)
 
     def on_mount(self) -> None:
@@ -209,6 +221,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self.query_one("#players").border_title = self.ui.players_title
         self._apply_layout(self.app.size)
         self.refresh_all()
+        self.refresh_talk()
 
     def on_descendant_focus(self, event: events.DescendantFocus) -> None:
         # The keys that work follow the focus: the footer shows them in this frame,
@@ -237,6 +250,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self.set_class(width >= WIDE, "wide")
         self.set_class(width >= ROOMY, "roomy")
         self._apply_fold()
+        self.refresh_talk()
 
     @property
     def small(self) -> bool:
@@ -257,6 +271,41 @@ class GameScreen(SizeGuard, Screen[None]):
     def action_toggle_panels(self) -> None:
         self.panels_open = not self.panels_open
         self._apply_fold()
+
+    # ------------------------------------------------------------ the talk at the table
+    @property
+    def talk_panel(self) -> TalkPanel | None:
+        return self._talk
+
+    def refresh_talk(self) -> None:
+        """Show the table's talk as it is now (a line said, someone come or gone)."""
+        panel = self.talk_panel
+        if panel is None:
+            return
+        # Folded on a small screen, open on a larger one, until the player says (T).
+        panel.fold(not panel.open if panel.open is not None else self.small)
+
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True,
+                  from_app_focus: bool = False) -> None:
+        # A line being written keeps the keys until it is said or put away: a move that
+        # arrives meanwhile (which puts the focus on the board or the choices) would
+        # otherwise turn the rest of the words into moves. It goes there after.
+        panel = self._talk
+        if panel is not None and panel.writing and widget is not panel.field:
+            panel.back_to = widget
+            return
+        super().set_focus(widget, scroll_visible, from_app_focus)
+
+    def action_talk(self) -> None:
+        panel = self.talk_panel
+        if panel is not None and not panel.writing:
+            panel.open_input()
+
+    def action_toggle_talk(self) -> None:
+        panel = self.talk_panel
+        if panel is not None:
+            panel.open = panel.folded
+            self.refresh_talk()
 
     # ------------------------------------------------------------ showing the game
     @property
@@ -727,6 +776,8 @@ class GameScreen(SizeGuard, Screen[None]):
             return self.session.is_over()
         if action == "toggle_panels":  # only a small screen folds its panels
             return self.small
+        if action in ("talk", "toggle_talk"):  # only a table with people to talk with
+            return self._talk is not None
         if action == "undo":  # nothing to take back in a finished game, or in another window's;
             # otherwise u stays on offer, and says why when the rules refuse
             if not self.session.shared and self._at_keyboard is None:
@@ -853,8 +904,9 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def action_help(self) -> None:
         prompt = self.session.prompt()
+        talk = TALK_HELP if self._talk is not None else None
         self.app.push_screen(HelpScreen(self.session.ruleset.id, prompt.step if prompt else None,
-                                        prompt.help if prompt else None))
+                                        prompt.help if prompt else None, table_keys=talk))
 
     def action_quit_game(self) -> None:
         def chosen(answer: str | None) -> None:

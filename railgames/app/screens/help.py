@@ -57,17 +57,21 @@ class HelpScreen(SizeGuard, ModalScreen[None]):
     ]
 
     def __init__(self, game_id: str | None, step: str | None = None,
-                 step_help: str | None = None) -> None:
+                 step_help: str | None = None, table_keys: str | None = None) -> None:
+        """``table_keys``: the keys only this table has (its chat, at a host's table)."""
         super().__init__()
         self.game_id = game_id
         self.step = step
         self.step_help = step_help
+        self.table_keys = table_keys
 
     def compose(self) -> Any:
         with VerticalScroll(id="help-body"):
             if self.step:
                 yield Static(f"[b]Now: {self.step}[/b]\n{self.step_help or ''}".rstrip(),
                              id="help-now")
+            if self.table_keys:
+                yield Markdown(self.table_keys, id="help-table")
             yield Markdown(rules_text(self.game_id), id="help-rules")
             if self.game_id is not None:  # the keys of every screen, after the rules
                 yield Markdown(KEYS_HELP, id="help-keys")
