@@ -81,12 +81,12 @@ def table_lines(row: dict[str, Any], now: float) -> Text:
     text.append(str(row.get("title", "")))
     text.append(" · ")
     text.append(whose_move(row, now), style="bold" if row.get("your_move") else "")
-    if row.get("time_left"):
-        text.append(f" · {row['time_left']} left")
     if row.get("unseen"):
         text.append(" · ")
         text.append(f"● {row['unseen']} new", style="bold yellow")
     second = []
+    if row.get("time_left"):
+        second.append(f"{row['time_left']} left")
     if row.get("news"):
         second.append(str(row["news"]))
     here = row.get("here") or []

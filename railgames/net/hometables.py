@@ -58,7 +58,7 @@ def news(table: HostTable, seat: int, seen: int) -> str:
     for action in table.game.record.actions[seen:]:
         who = action.get("seat")
         if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(table.seats):
-            name = "you (in your absence)" if who == seat else table.seats[who].name
+            name = "you" if who == seat else table.seats[who].name
             if name and name not in movers:
                 movers.append(name)
     return f"{names_list(movers)} moved" if movers else ""
