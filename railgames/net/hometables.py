@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from railgames.net.ops import on_start, op
 from railgames.net.pace import time_left
-from railgames.net.profiles import Profile
+from railgames.net.profiles import MAX_TABLES, Profile
 from railgames.net.tables import HostTable, Login, Member
 
 if TYPE_CHECKING:
@@ -116,7 +116,11 @@ class HomeTables:
             return  # nothing new: the profile's file is left alone
 
         def see(profile: Profile) -> None:
-            profile.seen[table.code] = played
+            seen = profile.seen
+            seen.pop(table.code, None)  # the last looked at goes last: the first forgotten
+            while len(seen) >= MAX_TABLES:  # is the one not looked at for longest
+                del seen[next(iter(seen))]
+            seen[table.code] = played
 
         self.server.profiles.update(name, see)
 
