@@ -190,6 +190,8 @@ class HomeScreen(SizeGuard, Screen[None]):
             codes = [str(r.get("code")) for r in self.rows]
             tables.highlighted = codes.index(kept) if kept in codes else 0
             tables.focus()
+        elif self.focused is tables:
+            self.set_focus(None)  # nothing to pick: the keys are the screen's
         if mine and not self.greeted:  # said once, when they log in
             first = mine[0]
             self.notify(f"Your move at {first['code']} ({first.get('title', '')}).",
