@@ -139,6 +139,14 @@ def test_unseen_moves_are_counted_named_and_cleared_by_a_look(host: Host) -> Non
     host.service.join(ann, table.code)
     assert host.rows(ann)[table.code]["unseen"] == 0
     assert host.server.profiles.get(ann.login.name).seen[table.code] == table.played()
+    # What is played while she sits there she has seen when she gets up (she never asked
+    # for her home meanwhile).
+    before = table.played()
+    for _ in range(8):
+        host.play(table, seats)  # Ann's moves and the others'
+    assert table.played() > before
+    host.service.leave(ann)
+    assert host.rows(ann)[table.code]["unseen"] == 0
 
 
 def test_a_player_at_the_table_on_another_terminal_has_seen_it(host: Host) -> None:
@@ -243,3 +251,20 @@ def test_the_home_request_over_the_socket_and_its_push(tmp_path: Path) -> None:
             service.close()
 
     asyncio.run(asyncio.wait_for(main(), 60))
+
+
+def test_a_profile_full_of_tables_forgets_the_one_looked_at_longest_ago(host: Host) -> None:
+    from railgames.net.hometables import HOMES
+    from railgames.net.profiles import MAX_TABLES
+
+    def many(profile: Any) -> None:
+        for i in range(MAX_TABLES):  # codes with an I: never a new table's
+            profile.seen["I" + "".join(chr(65 + (i // 26 ** k) % 26) for k in range(3))] = 1
+
+    host.server.profiles.update("ann", many)
+    oldest = next(iter(host.server.profiles.get("ann").seen))
+    table, people = three_at(host)  # Ann sits down at one more
+    seen = host.server.profiles.get("ann").seen
+    assert len(seen) == MAX_TABLES and oldest not in seen and seen[table.code] == 0
+    HOMES[host.server].mark_seen("ann", table)  # nothing new: unchanged
+    assert host.server.profiles.get("ann").seen == seen

@@ -667,6 +667,19 @@ class NetApp(RailgamesApp):
         elif isinstance(self.screen, WaitingScreen):
             self.screen.show(message)
 
+    # ------------------------------------------------------------ from the home screen
+    def host_table(self) -> None:
+        from railgames.games import playable_games
+
+        self.push_screen(HostTableScreen(playable_games()[0].id))
+
+    def join_table(self) -> None:
+        self.push_screen(JoinTableScreen())
+
+    def open_games(self) -> None:
+        """The games on this terminal, hot seat (the launcher)."""
+        self.push_screen(NetLauncherScreen())
+
     def show_notice(self, message: dict[str, Any]) -> None:
         """Something at another table: one line in a toast; the bell for a move of theirs,
         unless they switched it off for that table."""

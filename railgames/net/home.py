@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import importlib
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from rich.text import Text
 from textual.binding import Binding
@@ -29,8 +29,19 @@ from railgames.app.screens.guard import SizeGuard
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.errors import RailgamesError
 
-if TYPE_CHECKING:
-    from railgames.net.app import NetApp
+
+class HomeApp(Protocol):
+    """What the home screen needs of the app it is in (``railgames.net.app.NetApp``)."""
+
+    link: Any
+
+    def at_table(self, code: str) -> None: ...
+
+    def host_table(self) -> None: ...
+
+    def join_table(self) -> None: ...
+
+    def open_games(self) -> None: ...
 
 # Seconds between two looks while the screen is shown, the host saying nothing (the time
 # left moves on by itself).
@@ -81,12 +92,12 @@ def table_lines(row: dict[str, Any], now: float) -> Text:
     text.append(str(row.get("title", "")))
     text.append(" · ")
     text.append(whose_move(row, now), style="bold" if row.get("your_move") else "")
-    if row.get("time_left"):
-        text.append(f" · {row['time_left']} left")
     if row.get("unseen"):
         text.append(" · ")
         text.append(f"● {row['unseen']} new", style="bold yellow")
     second = []
+    if row.get("time_left"):
+        second.append(f"{row['time_left']} left")
     if row.get("news"):
         second.append(str(row["news"]))
     here = row.get("here") or []
@@ -134,7 +145,7 @@ class HomeScreen(SizeGuard, Screen[None]):
         self.greeted = False
 
     @property
-    def napp(self) -> NetApp:
+    def napp(self) -> HomeApp:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> Any:
@@ -190,6 +201,8 @@ class HomeScreen(SizeGuard, Screen[None]):
             codes = [str(r.get("code")) for r in self.rows]
             tables.highlighted = codes.index(kept) if kept in codes else 0
             tables.focus()
+        elif self.focused is tables:
+            self.set_focus(None)  # nothing to pick: the keys are the screen's
         if mine and not self.greeted:  # said once, when they log in
             first = mine[0]
             self.notify(f"Your move at {first['code']} ({first.get('title', '')}).",
@@ -220,20 +233,13 @@ class HomeScreen(SizeGuard, Screen[None]):
         self.napp.at_table(code)
 
     def action_host_table(self) -> None:
-        from railgames.games import playable_games
-        from railgames.net.app import HostTableScreen
-
-        self.app.push_screen(HostTableScreen(playable_games()[0].id))
+        self.napp.host_table()
 
     def action_join_table(self) -> None:
-        from railgames.net.app import JoinTableScreen
-
-        self.app.push_screen(JoinTableScreen())
+        self.napp.join_table()
 
     def action_games(self) -> None:
-        from railgames.net.app import NetLauncherScreen
-
-        self.app.push_screen(NetLauncherScreen())
+        self.napp.open_games()
 
     def _open_part(self, module: str, name: str, what: str) -> None:
         """A screen of another part of the host, if this host has it."""

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from railgames.net.ops import on_start, op
 from railgames.net.pace import time_left
-from railgames.net.profiles import Profile
+from railgames.net.profiles import MAX_TABLES, Profile
 from railgames.net.tables import HostTable, Login, Member
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def news(table: HostTable, seat: int, seen: int) -> str:
     for action in table.game.record.actions[seen:]:
         who = action.get("seat")
         if isinstance(who, int) and not isinstance(who, bool) and 0 <= who < len(table.seats):
-            name = "you (in your absence)" if who == seat else table.seats[who].name
+            name = "you" if who == seat else table.seats[who].name
             if name and name not in movers:
                 movers.append(name)
     return f"{names_list(movers)} moved" if movers else ""
@@ -116,7 +116,11 @@ class HomeTables:
             return  # nothing new: the profile's file is left alone
 
         def see(profile: Profile) -> None:
-            profile.seen[table.code] = played
+            seen = profile.seen
+            seen.pop(table.code, None)  # the last looked at goes last: the first forgotten
+            while len(seen) >= MAX_TABLES:  # is the one not looked at for longest
+                del seen[next(iter(seen))]
+            seen[table.code] = played
 
         self.server.profiles.update(name, see)
 
