@@ -283,6 +283,11 @@ def test_a_line_said_on_the_socket_reaches_the_other_player(tmp_path: Path) -> N
             chats = [m for m in heard["pushed"] if m.get("ev") == "chat"]
             assert chats[-1]["line"]["text"] == "good luck bob"
             assert [line["text"] for line in heard["answer"]["lines"]] == ["good luck bob"]
+            # A line longer than any request may carry is refused to the request that
+            # sent it (its id read back), not left to wait for an answer that never comes.
+            long = await ask(ann_w, ann_r, op="say", text="x" * 5000)
+            assert not long["answer"]["ok"] and "not a message this host reads" in \
+                long["answer"]["reason"]
         finally:
             for _, writer in clients:
                 writer.close()

@@ -14,7 +14,6 @@ comes back to the top, and once a minute for the time left.
 
 from __future__ import annotations
 
-import importlib
 import time
 from typing import Any, Protocol
 
@@ -241,23 +240,22 @@ class HomeScreen(SizeGuard, Screen[None]):
     def action_games(self) -> None:
         self.napp.open_games()
 
-    def _open_part(self, module: str, name: str, what: str) -> None:
-        """A screen of another part of the host, if this host has it."""
-        try:
-            screen = getattr(importlib.import_module(module), name)()
-        except (ImportError, AttributeError):
-            self.notify(f"{what} is not available yet.", title=what)
-            return
-        self.app.push_screen(screen)
-
+    # (Each screen is imported when first asked for: a player who never opens it never
+    # pays for its import.)
     def action_archive(self) -> None:
-        self._open_part("railgames.net.after_ui", "ArchiveScreen", "The archive")
+        from railgames.net.after_ui import ArchiveScreen
+
+        self.app.push_screen(ArchiveScreen())
 
     def action_page(self) -> None:
-        self._open_part("railgames.net.after_ui", "PlayerScreen", "Your page")
+        from railgames.net.after_ui import PlayerScreen
+
+        self.app.push_screen(PlayerScreen())
 
     def action_settings(self) -> None:
-        self._open_part("railgames.net.settings_ui", "SettingsScreen", "Settings")
+        from railgames.net.settings_ui import SettingsScreen
+
+        self.app.push_screen(SettingsScreen())
 
     def action_help(self) -> None:
         from railgames.app.screens.help import HelpScreen
@@ -292,10 +290,7 @@ class HomeScreen(SizeGuard, Screen[None]):
         try:
             self.napp.link.request({"op": op, "code": row["code"], "on": on})
         except RailgamesError as exc:
-            if exc.reason.startswith("unknown request"):
-                self.notify(f"{what} is not available on this host yet.", title=what)
-            else:
-                self.notify(exc.reason, title=what, severity="error")
+            self.notify(exc.reason, title=what, severity="error")
             return
         self.notify(said, title=what)
         self.reload()

@@ -23,7 +23,12 @@ PROMPT_HERE = "here"
 
 
 class ProtocolError(Exception):
-    pass
+    """A message refused; ``rid`` is its request's id when that much could be read, so
+    that the refusal reaches the request waiting for it."""
+
+    def __init__(self, reason: str, rid: int | None = None) -> None:
+        super().__init__(reason)
+        self.rid = rid
 
 
 def encode(message: dict[str, Any]) -> bytes:
@@ -58,6 +63,8 @@ def decode(line: bytes, *, from_host: bool = False) -> dict[str, Any]:
     if not from_host:
         problem = check_shape(message)
         if problem:
-            raise ProtocolError(f"not a message this host reads: {problem}")
+            rid = message.get("id")
+            raise ProtocolError(f"not a message this host reads: {problem}",
+                                rid if type(rid) is int else None)
     return message
 

@@ -179,7 +179,8 @@ class TableServer:
                 try:
                     request = decode(line)
                 except ProtocolError as exc:
-                    send({"ok": False, "reason": str(exc)})
+                    send({**({"id": exc.rid} if exc.rid is not None else {}), "ok": False,
+                          "reason": str(exc)})
                     continue
                 rid = request.get("id")
                 if member is None:

@@ -264,3 +264,22 @@ async def test_a_move_arriving_while_a_line_is_written_leaves_the_keys_with_the_
         assert not panel.writing
         # The keys are where the game put them for ann's turn (the board or its choices).
         assert screen.focused is not None and screen.focused.id in ("board", "ap-options")
+
+
+@run_async
+async def test_leaving_a_hosts_table_offers_your_tables_and_goes_back_to_them(
+        host: HostThread) -> None:
+    from railgames.net.app import NetApp
+    from railgames.net.home import HomeScreen
+
+    ann, _bob, code = table_of_two(host)
+    app = NetApp(ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await opened(pilot, app, code)
+        await pilot.press("q")
+        await until(pilot, lambda: "Your tables [l]" in screen_text(app), "the quit question")
+        text = " ".join(screen_text(app).split())
+        assert "your tables list it when you come back" in text and "Launcher" not in text
+        await pilot.press("l")
+        await until(pilot, lambda: isinstance(app.screen, HomeScreen), "back to your tables")
+        await until(pilot, lambda: code in screen_text(app), "the table listed at home")

@@ -915,11 +915,13 @@ class GameScreen(SizeGuard, Screen[None]):
             elif answer == "menu":
                 self.rapp.to_launcher()
 
-        question = QUIT_QUESTION
+        question, buttons = QUIT_QUESTION, QUIT_BUTTONS
         if not self.session.can_save:  # a host keeps the table, and the seat
-            question = ("Leave the table? It is kept on the host; join it again with its code "
-                        "to take your seat back.")
-        self.app.push_screen(ConfirmScreen(question, QUIT_BUTTONS), chosen)
+            question = ("Leave the table? It is kept on the host, with your seat: your tables "
+                        "list it when you come back.")
+            buttons = [(key, "Your tables" if key == "menu" else label, letter)
+                       for key, label, letter in QUIT_BUTTONS]
+        self.app.push_screen(ConfirmScreen(question, buttons), chosen)
 
     def set_handoff(self, on: bool) -> None:
         if self.hidden and not on:
