@@ -268,3 +268,21 @@ def test_a_profile_full_of_tables_forgets_the_one_looked_at_longest_ago(host: Ho
     assert len(seen) == MAX_TABLES and oldest not in seen and seen[table.code] == 0
     HOMES[host.server].mark_seen("ann", table)  # nothing new: unchanged
     assert host.server.profiles.get("ann").seen == seen
+
+
+def test_a_private_table_lists_for_those_it_invites_until_they_sit_down(host: Host) -> None:
+    ann, _ = host.connect("ann")
+    bob, _ = host.connect("bob")
+    cat, _ = host.connect("cat")
+    table = host.service.create(ann, "paris-connection", 3, 3, private=True,
+                                invited=["bob"], pace=TURN)
+    host.service.leave(ann)
+    row = host.rows(bob)[table.code]
+    assert row["invited"] and row["by"] == "ann" and row["seat"] is None
+    assert not row["your_move"] and row["status"] == "waiting"
+    assert table.code not in host.rows(cat)  # not invited: not listed
+    assert not host.rows(ann)[table.code]["invited"]  # its creator sits there
+    host.service.join(bob, table.code)
+    host.service.leave(bob)
+    row = host.rows(bob)[table.code]
+    assert not row["invited"] and row["seat"] == 1

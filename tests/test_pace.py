@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from railgames.net.pace import HOUR, LIVE, ManualClock, MoveClock, Pace, time_left
+from railgames.net.pace import HOUR, LIVE, ManualClock, Pace, time_left
 
 
 def test_a_live_table_has_no_deadline() -> None:
@@ -33,37 +33,6 @@ def test_time_left_reads_as_a_player_would() -> None:
     assert time_left(2 * 24 * HOUR + 3 * HOUR + 59, 0) == "2 d 3 h"
     assert time_left(5 * HOUR + 30 * 60, 0) == "5 h 30 min"
     assert time_left(20, 0) == "1 min"
-
-
-def test_the_clock_restarts_only_when_the_move_asked_for_changes() -> None:
-    clock = ManualClock()
-    move = MoveClock(Pace(mode="turn", move_hours=24, on_timeout="bot"))
-    move.ask(seat=1, played=10, now=clock.now())
-    started = move.since
-    clock.advance(20 * HOUR)
-    move.ask(seat=1, played=10, now=clock.now())  # asked again (a restart): time spent counts
-    assert move.since == started and move.due(clock.now()) is None
-    clock.advance(4 * HOUR)
-    assert move.due(clock.now()) == "bot"
-    move.ask(seat=1, played=11, now=clock.now())  # the same seat again, a new move
-    assert move.due(clock.now()) is None and move.since == clock.now()
-
-
-def test_a_reminder_comes_once_per_move() -> None:
-    clock = ManualClock()
-    move = MoveClock(Pace(mode="turn", move_hours=1, on_timeout="remind"))
-    move.ask(seat=0, played=0, now=clock.now())
-    clock.advance(2 * HOUR)
-    assert [move.due(clock.now()) for _ in range(3)] == ["remind", None, None]
-    move.ask(seat=1, played=1, now=clock.now())
-    clock.advance(2 * HOUR)
-    assert move.due(clock.now()) == "remind"
-
-
-def test_no_one_to_move_is_never_due() -> None:
-    move = MoveClock(Pace(mode="turn", move_hours=1, on_timeout="bot"))
-    move.ask(seat=None, played=5, now=0.0)  # the game is over
-    assert move.deadline is None and move.due(10**9) is None
 
 
 def test_a_clock_does_not_go_back() -> None:

@@ -76,6 +76,8 @@ def ago(seconds: float) -> str:
 
 def whose_move(row: dict[str, Any], now: float) -> str:
     """ "your move, 3 h", "Bo to move, since 2 d", "waiting for players"."""
+    if row.get("invited"):
+        return f"{row.get('by') or 'someone'} invites you: Enter sits you down"
     if row.get("status") == "waiting":
         return "waiting for players"
     since = ago(now - float(row.get("since") or now))

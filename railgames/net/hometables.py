@@ -43,6 +43,13 @@ def seat_of(table: HostTable, login: Login) -> int | None:
                  if s.human and s.name and s.name.lower() in names), None)
 
 
+def invites(table: HostTable, login: Login) -> bool:
+    """Whether ``table`` is a private one that names ``login`` among those it invites (its
+    creator, who is first among them, sits at it already)."""
+    names = {login.name.lower(), *(n.lower() for n in login.former)}
+    return table.private and any(n.lower() in names for n in table.invited[1:])
+
+
 def names_list(names: list[str]) -> str:
     """ "Bo", "Bo and Cy", "Bo, Cy and Di"."""
     if len(names) <= 1:
@@ -85,14 +92,25 @@ class HomeTables:
         now = service.clock.now()
         rows = []
         for table in list(service.tables.values()):
-            seat = seat_of(table, login)
-            if seat is None or table.status == "over":
+            if table.status == "over":
                 continue
-            rows.append(self.row(table, seat, profile, now))
-        rows.sort(key=lambda r: (not r["your_move"], r["since"], r["code"]))
+            seat = seat_of(table, login)
+            if seat is not None:
+                rows.append(self.row(table, seat, profile, now))
+            elif invites(table, login) and table.free_human_seats():
+                rows.append(self.invitation(table, profile, now))
+        rows.sort(key=lambda r: (not r["your_move"], not r["invited"], r["since"], r["code"]))
         return rows
 
-    def row(self, table: HostTable, seat: int, profile: Profile, now: float) -> dict[str, Any]:
+    def invitation(self, table: HostTable, profile: Profile, now: float) -> dict[str, Any]:
+        """A private table that invites this player and keeps a seat free for them: listed
+        until they sit down (Enter does it) or the seats are taken."""
+        row = self.row(table, None, profile, now)
+        row["unseen"], row["news"] = 0, ""
+        return row
+
+    def row(self, table: HostTable, seat: int | None, profile: Profile,
+            now: float) -> dict[str, Any]:
         to_move = table.to_move()
         played = table.played()
         seen = min(profile.seen.get(table.code, 0), played)
@@ -102,11 +120,13 @@ class HomeTables:
         return {"code": table.code, "game": table.game_id, "title": table.title,
                 "status": table.status, "pace": table.pace.describe(),
                 "turn_based": table.pace.turn_based, "private": table.private, "seat": seat,
-                "your_move": to_move == seat,
+                "invited": seat is None,
+                "by": table.invited[0] if table.invited else None,
+                "your_move": seat is not None and to_move == seat,
                 "to_move": table.seats[to_move].name if to_move is not None else None,
                 "since": table.moved_at,
                 "time_left": time_left(self.server.service.deadline(table), now),
-                "unseen": played - seen, "news": news(table, seat, seen),
+                "unseen": played - seen, "news": news(table, seat, seen) if seat is not None else "",
                 "here": _unique(here), "watching": _unique(watching),
                 "muted": table.code in profile.muted, "bell": table.code not in profile.quiet}
 

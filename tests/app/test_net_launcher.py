@@ -237,3 +237,12 @@ async def test_a_browser_player_lands_on_the_same_home_screen() -> None:
         text = await shown(pilot, app, "RFXP")
         assert isinstance(app.screen, HomeScreen) and link.logins == [("bob", "table-pw")]
         assert "You are bob" in text and "your move, 3 h" in text
+
+
+def test_an_invitation_reads_as_one_and_says_how_to_take_it() -> None:
+    from railgames.net.home import table_lines
+
+    text = table_lines(row("UBMA", title="Paris Connection", invited=True, by="ann",
+                           status="waiting", to_move=None, private=True), NOW).plain
+    assert "UBMA  Paris Connection · ann invites you: Enter sits you down" in text
+    assert "private" in text
