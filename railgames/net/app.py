@@ -113,23 +113,11 @@ NO_LIMIT = 0  # the "no time limit" choice (a Select's value cannot be None)
 
 
 def invited_names(text: str) -> list[str]:
-    """The names typed into the Invite field, each checked: one line if one cannot be."""
-    from railgames.net.tablefile import MAX_INVITED
-    from railgames.net.tables import name_problem
+    """The names typed into the Invite field (comma-separated), each checked: one line if
+    one cannot be, before anything is asked of the host."""
+    from railgames.net.tables import invited_names as checked
 
-    names: list[str] = []
-    for name in (n.strip() for n in text.split(",")):
-        if not name:
-            continue
-        problem = name_problem(name)
-        if problem:
-            shown = "".join(c if c.isprintable() else "?" for c in name[:30])
-            raise RailgamesError(f"cannot invite '{shown}': {problem}")
-        if name.lower() not in {n.lower() for n in names}:
-            names.append(name)
-    if len(names) >= MAX_INVITED:
-        raise RailgamesError(f"a table invites at most {MAX_INVITED - 1} names besides yours")
-    return names
+    return checked(text.split(","))
 
 
 class HostTableScreen(Screen[None]):

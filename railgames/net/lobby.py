@@ -27,6 +27,7 @@ from railgames.net.tables import (
     Member,
     Seat,
     event,
+    invited_names,
 )
 
 
@@ -97,7 +98,7 @@ class Lobby:
             raise MalformedAction(f"no bot called '{bot_kind}' ({', '.join(TABLE_BOTS)})")
         if talk not in ("players", "everyone"):
             raise MalformedAction("who may talk at a table: 'players' or 'everyone'")
-        guests = _invited(invited or [], member.login.name)
+        guests = invited_names(invited or [], member.login.name)
         table = HostTable(code=self._new_code(), game_id=game_id, humans=humans, bot_kind=bot_kind,
                       options=dict(options or {}),
                       seed=random.randrange(1, 1_000_000) if seed is None else seed,
@@ -221,29 +222,6 @@ class Lobby:
         table.kept_seats = table.seats_kept()
         self.tables[table.code] = table
         return table
-
-
-def _invited(names: list[str], creator: str) -> list[str]:
-    """The names a private table lets in: those given (each checked), and its creator."""
-    from railgames.net.tablefile import MAX_INVITED
-    from railgames.net.tables import name_problem
-
-    kept: list[str] = [creator]
-    for name in names:
-        if not isinstance(name, str):
-            raise MalformedAction("an invited name is text")
-        name = name.strip()
-        if not name:
-            continue
-        problem = name_problem(name)
-        if problem:
-            shown = "".join(c if c.isprintable() else "?" for c in name[:30])
-            raise IllegalAction(f"cannot invite '{shown}': {problem}")
-        if name.lower() not in {k.lower() for k in kept}:
-            kept.append(name)
-    if len(kept) > MAX_INVITED:
-        raise IllegalAction(f"a table invites at most {MAX_INVITED} names")
-    return kept
 
 
 def bots_for(table: HostTable) -> list[Bot]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from railgames.core.bots import Bot
 from railgames.core.engine import Game
+from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.games import ruleset_class
 from railgames.net.pace import LIVE, Pace
 
@@ -39,6 +40,30 @@ def name_problem(name: str) -> str | None:
         return None
     return ("a player's name is 1 to 24 letters, digits, '.', '_' or '-', "
             "starting with a letter or digit")
+
+
+def invited_names(names: list[Any], besides: str | None = None) -> list[str]:
+    """The names a private table invites, each checked (one line, naming it, for one that
+    cannot be), without repeats; ``besides``: its creator, first among them. At most
+    ``tablefile.MAX_INVITED`` in all."""
+    from railgames.net.tablefile import MAX_INVITED
+
+    kept: list[str] = [besides] if besides else []
+    for name in names:
+        if not isinstance(name, str):
+            raise MalformedAction("an invited name is text")
+        name = name.strip()
+        if not name:
+            continue
+        problem = name_problem(name)
+        if problem:
+            shown = "".join(c if c.isprintable() else "?" for c in name[:30])
+            raise IllegalAction(f"cannot invite '{shown}': {problem}")
+        if name.lower() not in {k.lower() for k in kept}:
+            kept.append(name)
+    if len(kept) + (0 if besides else 1) > MAX_INVITED:
+        raise IllegalAction(f"a table invites at most {MAX_INVITED - 1} names besides yours")
+    return kept
 
 
 def event(kind: str, **fields: Any) -> None:
