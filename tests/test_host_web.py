@@ -125,7 +125,9 @@ def test_a_browser_player_and_an_ssh_player_share_a_table(tmp_path: Path) -> Non
                     await typed(web, passphrase_for("bob"))
                     await web.wait_for(field + r"\s*•")
                     await typed(web, then)
-                await web.wait_for("You are bob")
+                # The same home screen as over SSH: bob's tables (none yet), and the keys.
+                await web.wait_for("Your tables  ·  You are bob")
+                await web.wait_for("You have no tables on this host yet")
                 await typed(web, "j")
                 await web.wait_for("Code")
                 await typed(web, code, "enter")
@@ -134,6 +136,12 @@ def test_a_browser_player_and_an_ssh_player_share_a_table(tmp_path: Path) -> Non
                     await term.wait_for("Yours:")
                 await web.wait_for("B  bob")
                 assert "ann is dealt" not in web.text() and "bob is dealt" not in ann.text()
+                # Back on the home screen, the browser lists the table, and who is there.
+                await typed(web, "q")
+                await web.wait_for(r"Your tables \[l\]")
+                await typed(web, "l")
+                await web.wait_for(f"{code}  Paris Connection · ")
+                await web.wait_for("here: ann")
             finally:
                 await ann.close()
                 await web.close()
