@@ -36,6 +36,19 @@ from railgames.games.new_england.state import Step
 
 FIXTURE_MAP = Path(__file__).parent / "fixtures" / "mini-new-england.toml"
 
+# The files whose tests take longest (real ssh clients, a browser's websocket, whole games
+# played by keyboard) run first: the suite's workers then end together, instead of one
+# waiting on a long test the other was handed last.
+LONG_FIRST = ("test_turn_based_ssh.py", "test_host_web.py", "test_host_ssh.py",
+              "test_host_names.py", "test_host_home_ssh.py", "test_host_hostile.py",
+              "test_rotw_app.py", "test_app_play.py", "test_paris_connection_app.py",
+              "test_table_seam.py", "test_american_rails_app.py")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    order = {name: i for i, name in enumerate(LONG_FIRST)}
+    items.sort(key=lambda item: order.get(item.path.name, len(LONG_FIRST)))  # stable
+
 # Links every map of the game has (see the module docstring).
 KNOWN_LINKS = ["BOS-PRO", "BOS-WOR", "PRO-WOR", "BOS-LOW", "PRO-KIN", "PRO-PLA", "HAR-PLA", "HAR-NHV"]
 

@@ -334,7 +334,7 @@ class OpenSshTerminal:
                 return found
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no {pattern!r} on the screen:\n{shown}")
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(0.25)  # a look is one short tmux call
 
     def press(self, *keys: str) -> None:
         for key in keys:
