@@ -189,7 +189,8 @@ class HomeScreen(SizeGuard, Screen[None]):
         title = Text.assemble(("Your tables", "bold"), f"  ·  You are {name}")
         mine = [r for r in self.rows if r.get("your_move")]
         if mine:
-            title.append(f"  ·  your move at {len(mine)}", style="bold")
+            tables = "1 table" if len(mine) == 1 else f"{len(mine)} tables"
+            title.append(f"  ·  your move at {tables}", style="bold")
         self.query_one("#home-title", Static).update(title)
         tables = self.query_one("#home-tables", OptionList)
         kept = self.highlighted_code()

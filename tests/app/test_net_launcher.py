@@ -92,6 +92,7 @@ async def test_the_home_screen_lists_the_players_tables_and_enter_opens_one(
         assert "bo and cy moved" in text and "here: bo, cy" in text
         assert "cat to move, since 3 h" in text and "watching: dee" in text
         assert "Host a table" in text and "Join a table" in text
+        assert "your move at 1 table" in text
         width, _ = size
         assert all(len(line) <= width for line in text.splitlines())
         # The greeting says where it is their move (RFXP, listed as the host put it).
