@@ -233,6 +233,9 @@ class Node:
     opened: bool = False
     action: Any = None  # the move into this node
     squares: list[float] | None = None  # sums of squared rewards, per seat
+    # Sums of each seat's score minus the best other seat's, in the game's points
+    # (what the rewards are made from, before the curve flattens a big lead).
+    margins: list[float] | None = None
 
 
 @dataclass
@@ -254,16 +257,21 @@ class MCTS:
         self.rng = random.Random(seed)
         self.cancel = threading.Event()
         self.last: SearchReport | None = None
+        # The tree of the last decision (None when there was one move only), kept for
+        # whoever wants more than the choice: the hint ranks the root's moves by it.
+        self.root: Node | None = None
         self._mark: Any = None  # the hooks' horizon for the decision under way
 
     # A bot is sent to a worker process and back (the host's tables): the stop
-    # signal belongs to one process and is made anew in the other.
+    # signal belongs to one process and is made anew in the other; the last tree
+    # stays behind (it is large, and only the process that searched reads it).
     def __getstate__(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if k != "cancel"}
+        return {k: v for k, v in self.__dict__.items() if k not in ("cancel", "root")}
 
     def __setstate__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
         self.cancel = threading.Event()
+        self.root = None
 
     def choose(self, view: Any, prompt: Prompt) -> Any:
         hooks = self.hooks
@@ -273,6 +281,7 @@ class MCTS:
         root_moves = _with(hooks.candidates(view, prompt), policy)
         if len(root_moves) == 1:
             self.last = SearchReport(0, 0.0, 0.0, {})
+            self.root = None
             return root_moves[0]
         by_key = {action_key(a): a for a in root_moves}
         self._mark = hooks.horizon(view)
@@ -298,6 +307,7 @@ class MCTS:
         visits = {repr(k): c.visits for k, c in root.children.items()}
         self.means = {repr(k): round(_mean(c, seat), 3) for k, c in root.children.items()}
         self.last = SearchReport(done, elapsed, time.process_time() - cpu_start, visits)
+        self.root = root
         return by_key[self._decide(root, by_key, seat)]
 
     def _decide(self, root: Node, by_key: dict[Any, Any], seat: int) -> Any:
@@ -369,14 +379,17 @@ class MCTS:
             node = child
         scores, winners = self._playout(state, rng)
         rewards = hooks.rewards(scores, winners)
+        margins = _margins(scores)
         for n in path:
             n.visits += 1
-            if n.totals is None or n.squares is None:
+            if n.totals is None or n.squares is None or n.margins is None:
                 n.totals = [0.0] * len(rewards)
                 n.squares = [0.0] * len(rewards)
+                n.margins = [0.0] * len(rewards)
             for i, r in enumerate(rewards):
                 n.totals[i] += r
                 n.squares[i] += r * r
+                n.margins[i] += margins[i]
         if hasattr(state, "log"):
             state.log.clear()
 
@@ -435,6 +448,20 @@ def rules_allow(rules: Ruleset[Any], state: Any, action: Any) -> bool:
     except Exception:  # noqa: BLE001 - any refusal means no
         return False
     return True
+
+
+def _margins(scores: Sequence[float]) -> list[float]:
+    """Each seat's score minus the best of the others'."""
+    top = sorted(scores, reverse=True)
+    first, second = top[0], top[1] if len(top) > 1 else top[0]
+    return [s - (second if s == first else first) for s in scores]
+
+
+def mean_margin(node: Node, seat: int) -> float:
+    """The seat's mean margin over the best other seat in the playouts through ``node``."""
+    if not node.visits or node.margins is None:
+        return 0.0
+    return node.margins[seat] / node.visits
 
 
 def _var(node: Node, seat: int) -> float:
