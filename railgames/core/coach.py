@@ -30,12 +30,12 @@ from railgames.core.search import MCTS, Budget, SearchHooks, action_key, mean_ma
 # the reference machine (measured by benchmarks/hint_cost.py).
 HINT_ITERATIONS: dict[str, int] = {
     "new-england": 600,
-    "paris-connection": 130,
-    "steel-driver": 150,
-    "railways-of-the-world": 160,
-    "american-rails": 90,
+    "paris-connection": 120,
+    "steel-driver": 170,
+    "railways-of-the-world": 170,
+    "american-rails": 85,
 }
-DEFAULT_ITERATIONS = 90
+DEFAULT_ITERATIONS = 85
 
 # The unit a game scores in ("$" before the number), else "points" after it.
 DOLLAR_GAMES = frozenset({"new-england", "american-rails", "steel-driver"})
