@@ -73,3 +73,28 @@ def test_the_opening_bids_are_told_in_one_line() -> None:
     line = skip_line(auctions[0], book)
     assert line.startswith(f"{auctions[0].skipped} actions skipped: Share auctions ")
     assert "\n" not in line
+
+
+def test_demo_tour_text_explains_every_rule_once(capsys: pytest.CaptureFixture[str]) -> None:
+    from railgames.cli import main
+
+    assert main(["demo", "american-rails", "--tour", "--text"]) == 0
+    out = capsys.readouterr().out
+    book = rulebook(load_ruleset("american-rails"))
+    for rule in book:
+        assert out.count(f"NEW RULE \u2014 {rule.title}.") == 1, rule.id
+    assert "actions skipped: Share auctions" in out
+    assert out.rstrip().endswith(f"Rules shown: {len(book)} of {len(book)}.")
+
+
+@pytest.mark.parametrize(("args", "reason"), [
+    (["--seed", "3", "--text"], "a tour plays its own seeded games: leave out --seed"),
+    ([], "the tour is in text only for now"),
+])
+def test_demo_tour_refuses_what_it_cannot_do_in_one_line(
+        capsys: pytest.CaptureFixture[str], args: list[str], reason: str) -> None:
+    from railgames.cli import main
+
+    assert main(["demo", "paris-connection", "--tour", *args]) == 1
+    err = capsys.readouterr().err
+    assert reason in err and len(err.strip().splitlines()) == 1

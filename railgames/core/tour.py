@@ -17,14 +17,16 @@ the time to read its line.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Any
 
 from railgames.core.engine import Game, Ruleset
 from railgames.core.events import SETUP, Event
+from railgames.core.narration import full_text
 from railgames.core.record import PlayerSpec
 from railgames.core.rulebook import RuleBook, rulebook
 from railgames.core.simulate import MAX_ACTIONS, RunawayGame, bot_players, bots_for, step_bot
@@ -175,3 +177,39 @@ def chosen_tour(ruleset: Ruleset[Any]) -> Tour:
 
 def missing_rules(tour: Tour, ruleset: Ruleset[Any]) -> set[str]:
     return {r.id for r in rulebook(ruleset)} - tour.rules
+
+
+def text_tour(tour: Tour, ruleset: Ruleset[Any], width: int = 100) -> Iterator[str]:
+    """The tour for a plain terminal: each stop's action told, its new rules in full,
+    and a line for each stretch skipped before it."""
+    book = rulebook(ruleset)
+    yield (f"{ruleset.title}: a quick tour. Every rule is explained once; the actions "
+           "between are skipped, each stretch told in one line.")
+    yield (f"About {round(tour.seconds / 60 + 0.49)} minutes at the viewer's pace: "
+           f"{tour.actions} actions of {sum(len(g.record.actions) for g in tour.games)} played.")
+    for index, (piece, game) in enumerate(zip(tour.pieces, tour.games, strict=True)):
+        yield ""
+        options = ", ".join(ruleset.option_labels.get(o, o) for o, on in piece.options.items() if on)
+        yield (f"{'A game' if index == 0 else 'Another game, for the rules still to come'}: "
+               f"{piece.players} {piece.kind} bots, seed {piece.seed}"
+               + (f", with the option: {options}" if options else "") + ".")
+        events: dict[int, list[Event]] = {}
+        for event in game.log:
+            events.setdefault(0 if event.action == SETUP else event.action + 1, []).append(event)
+        for stop in (s for s in tour.stops if s.piece == index):
+            line = skip_line(stop, book)
+            if line:
+                yield f"      \u2026 {line}"
+            todo = list(stop.rules)
+            for number, event in enumerate(events[stop.position]):
+                head = ("setup " if stop.position == 0 else f"{stop.position:>5} ") \
+                    if number == 0 else " " * 6
+                yield f"{head}{event.text}"
+                for rule_id in [r for r in event.rules if r in todo]:
+                    todo.remove(rule_id)
+                    yield from textwrap.wrap(full_text(book[rule_id], ruleset.id), width=width,
+                                             break_on_hyphens=False,
+                                             initial_indent=" " * 8 + "\u2503 NEW RULE \u2014 ",
+                                             subsequent_indent=" " * 8 + "\u2503 ")
+    yield ""
+    yield f"Rules shown: {len(tour.rules)} of {len(book)}."
