@@ -342,4 +342,7 @@ async def test_n_jumps_to_the_next_rule_explained_for_the_first_time(size: tuple
         await pilot.press("n")
         await pilot.pause()
         assert viewer.recording.position == max(firsts)
+        await pilot.press("question_mark")  # the help names the key too
+        await pilot.pause()
+        assert "n the next new rule" in (app.screen.step_help or "")
 
