@@ -84,6 +84,8 @@ def test_demo_tour_text_explains_every_rule_once(capsys: pytest.CaptureFixture[s
     for rule in book:
         assert out.count(f"NEW RULE \u2014 {rule.title}.") == 1, rule.id
     assert "actions skipped: Share auctions" in out
+    seconds = STORED["american-rails"]["seconds"]
+    assert f"About {seconds // 60} min {seconds % 60:02d} s" in out
     assert out.rstrip().endswith(f"Rules shown: {len(book)} of {len(book)}.")
 
 

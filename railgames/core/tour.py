@@ -185,7 +185,8 @@ def text_tour(tour: Tour, ruleset: Ruleset[Any], width: int = 100) -> Iterator[s
     book = rulebook(ruleset)
     yield (f"{ruleset.title}: a quick tour. Every rule is explained once; the actions "
            "between are skipped, each stretch told in one line.")
-    yield (f"About {round(tour.seconds / 60 + 0.49)} minutes at the viewer's pace: "
+    minutes, seconds = divmod(round(tour.seconds), 60)
+    yield (f"About {minutes} min {seconds:02d} s at the viewer's pace: "
            f"{tour.actions} actions of {sum(len(g.record.actions) for g in tour.games)} played.")
     for index, (piece, game) in enumerate(zip(tour.pieces, tour.games, strict=True)):
         yield ""
