@@ -312,6 +312,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
     if args.speed is not None and args.speed <= 0:
         raise RailgamesError("--speed must be more than 0 (1 is the normal pace)")
+    if args.tour:
+        return _tour(args)
     game = demo_game(load_ruleset(args.game, args.map), args.players, args.seed)
     if args.text:
         from railgames.core.demo import text_demo
@@ -328,6 +330,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from railgames.app.main import run_app
 
     return run_app(watch={"record": game.record, "demo": True, "speed": args.speed or 1.0})
+
+
+def _tour(args: argparse.Namespace) -> int:
+    """``demo GAME --tour --text``: every rule once, the stretches between told in a line."""
+    from railgames.core.tour import chosen_tour, text_tour
+    from railgames.games import load_ruleset
+
+    chosen = [f"--{name}" for name in ("players", "map", "seed") if getattr(args, name) is not None]
+    if chosen:
+        raise RailgamesError(f"a tour plays its own seeded games: leave out {', '.join(chosen)}")
+    if not args.text:
+        raise RailgamesError(f"the tour is in text only for now: railgames demo {args.game} "
+                             "--tour --text")
+    ruleset = load_ruleset(args.game)
+    for line in text_tour(chosen_tour(ruleset), ruleset):
+        print(line)
+    return 0
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -426,6 +445,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         demo.add_argument("--speed", type=float, default=None, help="actions per second (default 1)")
         demo.add_argument("--text", action="store_true",
                           help="print the narrated game to standard output (no app)")
+        demo.add_argument("--tour", action="store_true",
+                          help="every rule once, the actions between skipped (with --text)")
         demo.set_defaults(func=cmd_demo)
 
     if wanted("watch"):

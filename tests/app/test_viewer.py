@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Input, RichLog
 
 from railgames.app.main import RailgamesApp
@@ -15,9 +16,10 @@ from railgames.app.screens.handoff import HandoffScreen
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.app.screens.setup import SetupScreen
 from railgames.app.screens.viewer import ViewerScreen
+from railgames.app.widgets.footer import KeyFooter
 from railgames.core.demo import demo_record
 from railgames.core.engine import Game
-from railgames.core.narration import rules_fired
+from railgames.core.narration import narrate, rules_fired
 from railgames.core.record import GameRecord, PlayerSpec, load_record, save_record
 from railgames.core.rulebook import rulebook
 from railgames.games import load_ruleset, playable_games, ruleset_class
@@ -309,3 +311,38 @@ async def test_a_step_back_leaves_the_narration_as_a_fresh_view_of_that_moment()
             return narration_of(viewer).splitlines()[-40:]
 
     assert await narration_at(120, 9) == await narration_at(111, 0)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@run_async
+async def test_n_jumps_to_the_next_rule_explained_for_the_first_time(size: tuple[int, int]) -> None:
+    ruleset = load_ruleset("paris-connection")
+    record = demo_record(ruleset)
+    told = narrate(Game.replay(ruleset, record).log, rulebook(ruleset_class("paris-connection")))
+    # Position p shows the events of actions before p: a rule new in action a shows at a + 1.
+    firsts = {t.event.action + 1: t.first for t in reversed(told) if t.first and t.event.action >= 0}
+    app = RailgamesApp(watch={"record": record, "demo": True, "speed": 1.0})
+    async with app.run_test(size=size) as pilot:
+        viewer = await wait_for(pilot, app, ViewerScreen)
+        assert " n New rule " in viewer.query_one(KeyFooter).text()
+        await pilot.press("space")
+        for _ in range(3):
+            before = viewer.recording.position
+            expected = min(p for p in firsts if p > before)
+            await pilot.press("n")
+            await pilot.pause()
+            assert viewer.recording.position == expected > before
+            assert not viewer.playing
+            shown = narration_of(viewer)
+            assert f"NEW RULE: {firsts[expected][0].title}" in shown
+            assert "NEW RULE" in screen_text(app)
+        # Past the last new rule, n says so and stays put.
+        viewer.recording.seek(max(firsts))
+        viewer.show()
+        await pilot.press("n")
+        await pilot.pause()
+        assert viewer.recording.position == max(firsts)
+        await pilot.press("question_mark")  # the help names the key too
+        await pilot.pause()
+        assert "n the next new rule" in (app.screen.step_help or "")
+

@@ -39,8 +39,9 @@ READING_PAUSE = 5  # extra steps' time to read a rule explained in full
 SHOWN_EVENTS = 150  # narration lines kept when the panel is drawn afresh
 
 CONTROLS = (
-    "space pause / play · → one action on · ← one action back · + / − faster / slower · "
-    "Home the start · End the end · t jump to a turn · p the players (narrow screens) · "
+    "space pause / play · → one action on · ← one action back · n the next new rule · "
+    "+ / − faster / slower · Home the start · End the end · t jump to a turn · "
+    "p the players (narrow screens) · "
     "r the rules · Esc leave"
 )
 
@@ -121,7 +122,8 @@ class ViewerScreen(Screen[None]):
     """
 
     # What the footer keeps on a short line, most important first.
-    FOOTER_KEEP = ("step", "toggle_play", "leave", "help", "jump_turn", "toggle_players", "speed")
+    FOOTER_KEEP = ("step", "toggle_play", "leave", "help", "next_rule", "jump_turn",
+                   "toggle_players", "speed")
     BINDINGS = [
         Binding("space", "toggle_play", "Pause", priority=True),
         Binding("right", "step(1)", "Step", priority=True),
@@ -130,6 +132,7 @@ class ViewerScreen(Screen[None]):
         Binding("minus", "speed(-1)", "Slower", show=False),
         Binding("home", "jump_start", "Start", show=False, priority=True),
         Binding("end", "jump_end", "End", show=False, priority=True),
+        Binding("n", "next_rule", "New rule"),
         Binding("t", "jump_turn", "Turn"),
         Binding("p", "toggle_players", "Players"),
         Binding("r", "rules", "Rules", show=False),
@@ -420,6 +423,27 @@ class ViewerScreen(Screen[None]):
         self.recording.seek(self.recording.length)
         self.show()
         self._at_end()
+
+    def next_rule_position(self) -> int | None:
+        """The first position after this one whose action brings a rule explained for
+        the first time (its NEW RULE lines), or None when no rule is new after here."""
+        at = self._told_at
+        for position in range(self.recording.position + 1, self.recording.length + 1):
+            if any(told.first for told in self._told[at[position - 1]:at[position]]):
+                return position
+        return None
+
+    def action_next_rule(self) -> None:
+        self._pause()
+        position = self.next_rule_position()
+        if position is None:
+            self.notify("No rule is explained for the first time after this point.",
+                        severity="information")
+            return
+        self.recording.seek(position)
+        self.show()
+        if self.recording.at_end:
+            self._at_end()
 
     def jump_to_turn(self, turn: int) -> None:
         position = self.recording.position_of_turn(turn)
