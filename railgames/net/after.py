@@ -44,13 +44,9 @@ RATING_SCALE = 40
 
 
 # ------------------------------------------------------------------ whose it is
-def names_of(login: Login) -> set[str]:
-    return {login.name.lower(), *(n.lower() for n in login.former)}
-
-
 def own_seat(table: HostTable, login: Login) -> int | None:
     """The seat ``login`` had at ``table`` (as the lobby would seat them there again)."""
-    names = names_of(login)
+    names = login.names
     for i, s in enumerate(table.seats):
         if s.human and s.name and s.name.lower() in names \
                 and (s.key is None or s.key == login.key):
@@ -273,7 +269,7 @@ def play_again(server: TableServer, member: Member, old: HostTable) -> tuple[Hos
         if member.table is not again:
             service.join(member, again.code)
         return again, False
-    mine = names_of(member.login)
+    mine = member.login.names
     guests = [s.name for s in old.seats if s.human and s.name and s.name.lower() not in mine]
     table = service.create(member, old.game_id, len(old.seats), old.humans, old.bot_kind,
                            dict(old.options), old.map_id, pace=old.pace, private=True,
@@ -320,8 +316,8 @@ def again_op(server: TableServer, member: Member, request: dict[str, Any]) -> di
 @op("player")
 def player_op(server: TableServer, member: Member, request: dict[str, Any]) -> dict[str, Any]:
     name = request.get("name")
-    if name is None or (isinstance(name, str) and name.strip().lower() in names_of(member.login)):
-        return {"ok": True, **player_page(server.service, names_of(member.login),
+    if name is None or (isinstance(name, str) and name.strip().lower() in member.login.names):
+        return {"ok": True, **player_page(server.service, member.login.names,
                                           member.login.name)}
     if not isinstance(name, str) or len(name) > 40:
         raise MalformedAction("a player's name is text")

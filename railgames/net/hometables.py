@@ -38,7 +38,7 @@ HOME_PUSH_EVERY = 1.0
 
 def seat_of(table: HostTable, login: Login) -> int | None:
     """The seat ``login`` has at ``table`` (under their name now or a former one)."""
-    names = {login.name.lower(), *(n.lower() for n in login.former)}
+    names = login.names
     return next((i for i, s in enumerate(table.seats)
                  if s.human and s.name and s.name.lower() in names), None)
 
@@ -46,7 +46,7 @@ def seat_of(table: HostTable, login: Login) -> int | None:
 def invites(table: HostTable, login: Login) -> bool:
     """Whether ``table`` is a private one that names ``login`` among those it invites (its
     creator, who is first among them, sits at it already)."""
-    names = {login.name.lower(), *(n.lower() for n in login.former)}
+    names = login.names
     return table.private and any(n.lower() in names for n in table.invited[1:])
 
 

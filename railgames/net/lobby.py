@@ -151,7 +151,7 @@ class Lobby:
 
         A name belongs to one player (see players.py), so the seat taken under it is theirs.
         """
-        names = {login.name.lower(), *(n.lower() for n in login.former)}
+        names = login.names
         for i, s in enumerate(table.seats):
             if not s.human or not s.name:
                 continue

@@ -518,13 +518,8 @@ def _present(server: TableServer, name: str, table: HostTable) -> bool:
 
 
 # ---------------------------------------------------------------- the player's settings
-def _names(member: Member) -> set[str]:
-    login = member.login
-    return {login.name.lower(), *(n.lower() for n in login.former)}
-
-
 def _theirs(table: HostTable, member: Member) -> bool:
-    names = _names(member)
+    names = member.login.names
     return any(s.human and s.name.lower() in names for s in table.seats if s.name) or (
         table.private and table.may_join(member.login))
 

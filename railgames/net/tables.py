@@ -81,6 +81,11 @@ class Login:
     former: tuple[str, ...] = ()  # this player's names before a rename: those seats are theirs
     unclaimed: bool = False  # in with the table password under a name nobody owns yet
 
+    @property
+    def names(self) -> set[str]:
+        """Every name this player's seats may be under, lower case: now, and before a rename."""
+        return {self.name.lower(), *(n.lower() for n in self.former)}
+
 
 @dataclass(eq=False)
 class Member:
@@ -214,7 +219,7 @@ class HostTable:
         one, its invited names and its seated players."""
         if not self.private:
             return True
-        names = {login.name.lower(), *(n.lower() for n in login.former)}
+        names = login.names
         return bool(names & {n.lower() for n in self.invited}) or any(
             s.name.lower() in names for s in self.seats if s.human and s.name)
 
