@@ -34,6 +34,13 @@ class BotWorker:
     def submit(self, bot: Bot, ruleset: Any, view: Any, prompt: Prompt,
                done: Callable[[tuple[Any, Bot] | None, BaseException | None], None]) -> None:
         """Think in the worker; ``done(result, error)`` is called from another thread."""
+        self.run(think, (bot, ruleset, view, prompt), done)
+
+    def run(self, fn: Callable[..., Any], args: tuple[Any, ...],
+            done: Callable[[Any, BaseException | None], None]) -> None:
+        """Call ``fn(*args)`` in the worker (a module-level function, its arguments picklable);
+        ``done(result, error)`` is called from another thread. A hint or a review is
+        worked out here as a bot's think is."""
         # The app captures sys.stdout and sys.stderr, whose stand-ins have no file
         # descriptor a new process could be given; the real ones are lent meanwhile.
         out, err = sys.stdout, sys.stderr
@@ -42,11 +49,11 @@ class BotWorker:
             if self._pool is None:
                 self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
                                                  initializer=worker_setup, initargs=(os.getpid(),))
-            future = self._pool.submit(think, bot, ruleset, view, prompt)
+            future = self._pool.submit(fn, *args)
         finally:
             sys.stdout, sys.stderr = out, err
 
-        def finished(f: Future[tuple[Any, Bot]]) -> None:
+        def finished(f: Future[Any]) -> None:
             if f.cancelled():
                 return
             error = f.exception()

@@ -76,6 +76,10 @@ def action_key(action: Any) -> Any:
         hash(action)
         return action
     except TypeError:
+        if isinstance(action, dict):
+            return ("dict", tuple(sorted((str(k), action_key(v)) for k, v in action.items())))
+        if isinstance(action, list):
+            return tuple(action_key(v) for v in action)
         return (type(action).__name__,
                 tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in action.__dict__.items()))
 

@@ -234,6 +234,37 @@ class ActionPanel(Vertical):
                 if self.highlight_listener is not None:
                     self._announce_highlight(key)
 
+    def suggest(self, action: Any) -> bool:
+        """Walk the choices to ``action`` and highlight it (a hint, a lesson's expected
+        move); an amount is put in the field. False if it is not a choice of this prompt.
+
+        The player still chooses: Enter takes it, anything else may be chosen instead.
+        """
+        if self.prompt is None or self.ui is None:
+            return False
+        from railgames.core.search import action_key
+
+        wanted = action_key(action)
+        for choice in self.choices:
+            if action_key(choice.action) != wanted:
+                continue
+            self.prefix = [(key, False) for key in choice.keys[:-1]]
+            self._rebuild()
+            self.point_at(choice.keys[-1])
+            self._announce_highlight(choice.keys[-1])
+            if self.prompt.amount is not None and self.query_one(AmountBox).has_focus:
+                self.query_one("#ap-options", OptionList).focus()  # Enter takes the list's line
+            return True
+        amount = getattr(action, "amount", None)
+        if self.prompt.amount is not None and isinstance(amount, int):
+            box = self.query_one(AmountBox)
+            box.text = str(amount)
+            box.refresh()
+            if self.query_one("#ap-options", OptionList).has_focus:
+                box.focus()
+            return True
+        return False
+
     def _select(self, key: str, leaf: Any) -> None:
         if leaf is not None:
             self.post_message(self.Chosen(leaf))
