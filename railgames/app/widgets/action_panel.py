@@ -255,7 +255,7 @@ class ActionPanel(Vertical):
             if self.prompt.amount is not None and self.query_one(AmountBox).has_focus:
                 self.query_one("#ap-options", OptionList).focus()  # Enter takes the list's line
             return True
-        amount = getattr(action, "amount", None)
+        amount = action.get("amount") if isinstance(action, dict) else getattr(action, "amount", None)
         if self.prompt.amount is not None and isinstance(amount, int):
             box = self.query_one(AmountBox)
             box.text = str(amount)
