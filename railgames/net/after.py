@@ -260,7 +260,7 @@ def player_page(service: TableService, names: set[str], shown_name: str) -> dict
 def play_again(server: TableServer, member: Member, old: HostTable) -> tuple[HostTable, bool]:
     """The table that plays ``old`` again, the asker seated at it; True when it is new.
 
-    It has the same game, board, seats, options, pace and talk, and is private to the
+    It has the same game, board, seats, options, pace, talk and hints, and is private to the
     people who played ``old``. Asked again (by anyone who played), the same table."""
     service = server.service
     again = next((t for t in service.tables.values()
@@ -273,7 +273,8 @@ def play_again(server: TableServer, member: Member, old: HostTable) -> tuple[Hos
     guests = [s.name for s in old.seats if s.human and s.name and s.name.lower() not in mine]
     table = service.create(member, old.game_id, len(old.seats), old.humans, old.bot_kind,
                            dict(old.options), old.map_id, pace=old.pace, private=True,
-                           invited=guests, talk=old.talk, again_of=old.code)
+                           invited=guests, talk=old.talk, hints=old.hints,
+                           again_of=old.code)
     by = member.login.name
     event("play_again", code=table.code, of=old.code, by=by, invited=guests)
     service.emit("invited", table, names=guests, by=by)

@@ -101,7 +101,8 @@ HOST_HELP = "\n\n".join((
     "• [i]remind only[/i]: nothing is played; the player is told their time is up.",
     "A [b]private[/b] table is not listed: only the names you invite (comma-separated) and "
     "its players can join it by its code. [b]Talk[/b] says who may write at the table's "
-    "chat: everyone there, or its players only.",
+    "chat: everyone there, or its players only. [b]Hints[/b] says whether a player may ask "
+    "for advice on a move (H); turn them off for a serious game.",
     "Keys: Tab and shift+Tab move between fields, Enter opens a list, ctrl+s opens the "
     "table, Esc goes back.",
 ))
@@ -190,6 +191,11 @@ class HostTableScreen(Screen[None]):
                 yield Select([("Everyone at the table", "everyone"),
                               ("Its players only", "players")], value="everyone",
                              allow_blank=False, id="talk", compact=True)
+            with Horizontal(classes="setup-row"):
+                yield Label("Hints", classes="setup-label")
+                yield Select([("Allowed: H advises a move", True),
+                              ("Off: a serious game", False)], value=True,
+                             allow_blank=False, id="hints", compact=True)
             yield Static("Players are people at their own terminals (you are one); bots take "
                          "the other seats. You get a 4-letter code to give the others. "
                          "F1: what each choice means.", id="setup-note")
@@ -295,7 +301,7 @@ class HostTableScreen(Screen[None]):
                    "seats": self._value("seats"),
                    "humans": self._value("humans"), "bots": self._value("bots"),
                    "pace": self._pace(), "private": private, "invited": invited,
-                   "talk": self._value("talk")}
+                   "talk": self._value("talk"), "hints": self._value("hints") is not False}
         try:
             answer = self.napp.link.request(request)
         except RailgamesError as exc:

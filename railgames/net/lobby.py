@@ -79,7 +79,8 @@ class Lobby:
                bot_kind: str = "greedy", options: dict[str, Any] | None = None,
                map_id: str | None = None, seed: int | None = None, *,
                pace: Pace = LIVE, private: bool = False, invited: list[str] | None = None,
-               talk: str = "everyone", again_of: str | None = None) -> HostTable:
+               talk: str = "everyone", hints: bool = True,
+               again_of: str | None = None) -> HostTable:
         """A new table (its creator is not seated yet: the service has them join); its game
         is dealt from ``seed``, a new one unless given. A private table is joined only by
         the names ``invited`` (its creator is one of them)."""
@@ -98,13 +99,16 @@ class Lobby:
             raise MalformedAction(f"no bot called '{bot_kind}' ({', '.join(TABLE_BOTS)})")
         if talk not in ("players", "everyone"):
             raise MalformedAction("who may talk at a table: 'players' or 'everyone'")
+        if not isinstance(hints, bool):
+            raise MalformedAction("whether a table allows hints: true or false")
         guests = invited_names(invited or [], member.login.name)
         table = HostTable(code=self._new_code(), game_id=game_id, humans=humans, bot_kind=bot_kind,
                       options=dict(options or {}),
                       seed=random.randrange(1, 1_000_000) if seed is None else seed,
                       map_id=map_id,
                       seats=[Seat(name="") for _ in range(humans)],
-                      pace=pace, private=private, invited=guests, talk=talk, again_of=again_of)
+                      pace=pace, private=private, invited=guests, talk=talk, hints=hints,
+                      again_of=again_of)
         names = iter(n for n in BOT_NAMES if n.lower() != member.login.name.lower())
         for _ in range(seats - humans):
             table.seats.append(Seat(name=f"{next(names)}-bot", kind=bot_kind))
@@ -206,7 +210,7 @@ class Lobby:
             seats=[Seat(name=s.name, kind=s.kind, key=s.key, bot_taken=s.bot_taken)
                    for s in settings.seats],
             pace=settings.pace, private=settings.private, invited=list(settings.invited),
-            talk=settings.talk, again_of=settings.again_of,
+            talk=settings.talk, hints=settings.hints, again_of=settings.again_of,
         )
         if record is None:
             rules = load_ruleset(settings.game, settings.map)

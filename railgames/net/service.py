@@ -259,10 +259,11 @@ class TableService:
                bot_kind: str = "greedy", options: dict[str, Any] | None = None,
                map_id: str | None = None, seed: int | None = None, *,
                pace: Pace = LIVE, private: bool = False, invited: list[str] | None = None,
-               talk: str = "everyone", again_of: str | None = None) -> HostTable:
+               talk: str = "everyone", hints: bool = True,
+               again_of: str | None = None) -> HostTable:
         table = self.lobby.create(member, game_id, seats, humans, bot_kind, options, map_id,
                                   seed, pace=pace, private=private, invited=invited, talk=talk,
-                                  again_of=again_of)
+                                  hints=hints, again_of=again_of)
         table.moved_at = self.clock.now()
         self._keep(table, created=True)
         self.join(member, table.code)

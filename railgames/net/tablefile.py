@@ -68,6 +68,8 @@ class TableFile(BaseModel):
     invited: list[Name] = Field(default_factory=list, max_length=MAX_INVITED)
     # Who may write at the table's chat: its players only, or its watchers too.
     talk: Literal["players", "everyone"] = "everyone"
+    # Whether a player may ask for the search's advice on a move (H); off for a serious game.
+    hints: bool = True
     again_of: Code | None = None  # the table this one plays again ("Play again")
     record: dict[str, Any] | None = None
 

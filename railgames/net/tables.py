@@ -148,6 +148,7 @@ class HostTable:
     private: bool = False  # not listed: joined by the names invited (and its own players)
     invited: list[str] = field(default_factory=list)
     talk: str = "everyone"  # who may write at its chat: "players" or "everyone"
+    hints: bool = True  # whether its players may ask for advice on a move (H)
     again_of: str | None = None  # the table this one plays again
     chat: list[dict[str, Any]] = field(default_factory=list)  # kept lines, oldest first
     # The move the table waits for began at ``moved_at`` (clock seconds); ``timed_out`` is
@@ -196,7 +197,8 @@ class HostTable:
                 "bot_kind": self.bot_kind, "options": self.options, "seed": self.seed,
                 "map": self.map_id, "seats": self.seats_kept(),
                 "pace": self.pace.model_dump(mode="json"), "private": self.private,
-                "invited": list(self.invited), "talk": self.talk, "again_of": self.again_of}
+                "invited": list(self.invited), "talk": self.talk, "hints": self.hints,
+                "again_of": self.again_of}
 
     def to_move(self) -> int | None:
         """The seat whose move it is (None: waiting for players, or over)."""

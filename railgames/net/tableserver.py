@@ -361,7 +361,8 @@ class TableServer:
                                        pace=_pace(request.get("pace")),
                                        private=request.get("private") is True,
                                        invited=_names(request.get("invited")),
-                                       talk=str(request.get("talk", "everyone")))
+                                       talk=str(request.get("talk", "everyone")),
+                                       hints=_flag(request.get("hints", True), "hints"))
                 return {"ok": True, "code": table.code}
             if op == "join":
                 table = service.join(member, str(request.get("code", "")),
@@ -439,6 +440,12 @@ def _names(value: Any) -> list[str]:
                                                                   for v in value):
         raise RailgamesError("the names invited are a list of names")
     return [v[:40] for v in value]
+
+
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise RailgamesError(f"{what}: true or false was expected")
+    return value
 
 
 def _int(value: Any) -> int:

@@ -158,6 +158,9 @@ class Session:
     def away(self) -> list[int]:
         return []  # everyone is at this keyboard
 
+    def why_no_hint(self) -> str | None:
+        return None  # a game on this terminal: the players may ask for advice
+
     def history(self, seat: int | None, reveal_all: bool) -> Recording:
         return Recording.of_game(self.game, seat=seat, reveal_all=reveal_all)
 

@@ -149,6 +149,9 @@ class Recording(BotsElsewhere, TurnIndex):
     def why_not_undo(self, seat: int) -> str | None:
         return NO_UNDO
 
+    def why_no_hint(self) -> str | None:
+        return "this is a recording: there is nothing to decide"
+
     def is_over(self) -> bool:
         return self._game.is_over()
 

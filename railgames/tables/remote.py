@@ -210,6 +210,12 @@ class RemoteSeat(BotsElsewhere):
         """The host's answer for this seat, sent with the view."""
         return self.seen.get("undo")  # type: ignore[no-any-return]
 
+    def why_no_hint(self) -> str | None:
+        """As the host's table was set up: hints allowed (the default) or not."""
+        if self.table.get("hints", True) is False:
+            return "hints are off at this table: its host set it up for a game without them"
+        return None
+
     def away(self) -> list[int]:
         """The people's seats whose players are not at the table now."""
         seats = self.table.get("seats") or []

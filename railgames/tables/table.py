@@ -138,6 +138,10 @@ class Table(Protocol):
     def why_not_undo(self, seat: int) -> str | None:
         """Why ``seat`` may not take back its last decision now, or None if it may."""
 
+    def why_no_hint(self) -> str | None:
+        """Why the search's advice (H) is not given at this table, or None where it is
+        (a host's table may be set for a game without hints)."""
+
     def mark(self) -> Any:
         """A token for what the screen has drawn; pass it to ``changes`` later. Equal
         marks: nothing the table shows has changed."""
