@@ -124,6 +124,13 @@ def advise(ruleset: Ruleset[Any], view: Any, prompt: Prompt, seat: int | None = 
                   iterations=search.last.iterations if search.last else 0)
 
 
+def hint_for(ruleset: Ruleset[Any], view: Any, prompt: Prompt, budget: Budget,
+             seed: int = 0) -> Advice:
+    """``advise`` with its arguments in order, for a worker process (``BotWorker.run``):
+    the advice to the seat to move, from its ``view`` only."""
+    return advise(ruleset, view, prompt, budget=budget, seed=seed)
+
+
 def said(ruleset: Ruleset[Any], state: Any, action: Any, seat: int) -> str:
     """The first log line ``action`` makes in a copy of ``state`` that ``seat`` may read."""
     copy = SearchHooks.copy(state)

@@ -21,6 +21,7 @@ from railgames import compat
 from railgames.app.boards import board_class, game_ui, with_key_words
 from railgames.app.commands import GameCommands
 from railgames.app.gameui import AWAY, with_short_names
+from railgames.app.hint import THINKING, HintAsked, in_game_words, one_line, top_three
 from railgames.app.palette import player_letters, player_style
 from railgames.app.screens.confirm import ConfirmScreen
 from railgames.app.screens.guard import SizeGuard
@@ -111,7 +112,7 @@ class GameScreen(SizeGuard, Screen[None]):
     COMMANDS = {GameCommands}
     # What the footer keeps on a short line, most important first: choosing, going
     # back, help, quitting and the panels' key before the rest.
-    FOOTER_KEEP = ("choose", "hotkey", "back", "help", "quit_game", "toggle_panels", "talk",
+    FOOTER_KEEP = ("choose", "hotkey", "back", "help", "hint", "quit_game", "toggle_panels", "talk",
                    "undo", "final_scores", "history", "show_log", "save", "toggle_talk")
 
     # Textual repaints the whole screen when the focus moves; the widgets that gain and
@@ -129,6 +130,8 @@ class GameScreen(SizeGuard, Screen[None]):
         Binding("s", "save", "Save"),
         Binding("v", "history", "History"),
         Binding("question_mark,f1", "help", "Help"),
+        # The search's advice on the decision at hand (a second H: its top three).
+        Binding("H", "hint", "Hint"),
         Binding("g", "final_scores", "Scores"),
         Binding("q", "quit_game", "Quit"),
         # On a small screen the map comes first and the panels fold away: i shows them.
@@ -166,6 +169,8 @@ class GameScreen(SizeGuard, Screen[None]):
         # A search bot's think under way in a worker thread (None when no bot thinks).
         self._think: BotThink | None = None
         self._worker: BotWorker | None = None
+        # The hint asked for on the decision at hand (H), worked out in the same worker.
+        self._hint: HintAsked | None = None
         prompt = session.prompt()
         # No hand-off before the very first decision: whoever starts is already at the keyboard.
         self._at_keyboard: int | None = prompt.seat if prompt and not session.is_bot(prompt.seat) else None
@@ -354,6 +359,8 @@ class GameScreen(SizeGuard, Screen[None]):
         session = self.session
         if self._think is not None and self._think.moved_on():
             self.stop_thinking()  # the game moved on (a move taken back): that think is moot
+        if self._hint is not None and self._hint.mark != session.mark():
+            self.cancel_hint()  # a move made or taken back: the hint was for another decision
         state = self.shown_state()
         prompt = session.prompt()
         self.board.update_state(state)
@@ -411,6 +418,7 @@ class GameScreen(SizeGuard, Screen[None]):
             return
         self.panel.show_prompt(prompt, state, self.ui, self.names)
         self.panel.remove_class("waiting")
+        self._show_hint()
         if (self.handoff and self._at_keyboard is not None and prompt.seat != self._at_keyboard
                 and len(session.humans()) > 1):
             self._hand_off(prompt.seat, "", self._focus_for_prompt)
@@ -630,7 +638,92 @@ class GameScreen(SizeGuard, Screen[None]):
             self.notify(f"The bot's move was refused: {exc.reason}", severity="error")
         self.refresh_all()
 
+    # ------------------------------------------------------------ hints (H)
+    class HintReady(Message):
+        """A hint worked out in the worker (posted from another thread)."""
+
+        def __init__(self, asked: HintAsked, result: Any, error: BaseException | None) -> None:
+            super().__init__()
+            self.asked = asked
+            self.result = result
+            self.error = error
+
+    def action_hint(self) -> None:
+        """The search's choice for the seat at the keyboard, from what that seat may see;
+        asked again on the same decision, its top three."""
+        reason = self.session.why_no_hint()
+        if reason is not None:
+            self.refuse(reason)
+            return
+        prompt = self.session.prompt()
+        if prompt is None or not self._choosing_now():
+            return
+        mark, asked = self.session.mark(), self._hint
+        if asked is not None and asked.mark == mark:
+            if asked.advice is not None:  # the same decision: the one line or the top three
+                asked.top = not asked.top
+                self._show_hint()
+            return  # still thinking about it
+        self.cancel_hint()
+        asked = self._hint = HintAsked(mark)
+        if self._worker is None:
+            from railgames.app.bot_worker import BotWorker
+
+            self._worker = BotWorker()
+        from railgames.core.coach import hint_budget, hint_for
+
+        def done(result: Any, error: BaseException | None) -> None:
+            self.post_message(self.HintReady(asked, result, error))
+
+        # Only what this seat may see goes to the search (its view, never the whole game).
+        ruleset = self.session.ruleset
+        self._worker.run(hint_for, (ruleset, self.session.view(prompt.seat), prompt,
+                                    hint_budget(ruleset), self.session.played()), done)
+        self._show_hint()
+        self.refresh_bindings()
+
+    def _hint_pending(self) -> bool:
+        return self._hint is not None and self._hint.advice is None
+
+    def cancel_hint(self) -> None:
+        """Drop the hint asked for (a move made or taken back, Esc, the screen left); one
+        still being worked out ends with the worker's process."""
+        asked, self._hint = self._hint, None
+        if asked is not None and asked.advice is None and self._think is None \
+                and self._worker is not None:
+            self._worker.stop()  # the next think or hint starts a fresh worker
+
+    def _show_hint(self) -> None:
+        asked = self._hint
+        if asked is None or asked.mark != self.session.mark():
+            return
+        if asked.advice is None:
+            self.panel.show_advice(THINKING)
+        elif asked.top:
+            self.panel.show_advice(top_three(asked.advice, self.session.ruleset))
+        else:
+            self.panel.show_advice(one_line(asked.advice))
+
+    def on_game_screen_hint_ready(self, message: HintReady) -> None:
+        message.stop()
+        asked = message.asked
+        if asked is not self._hint or asked.mark != self.session.mark():
+            return  # the game moved on meanwhile: that hint was for another decision
+        if message.result is None:
+            self._hint = None
+            self.panel.show_advice("")
+            self.notify(f"No hint could be worked out: {message.error!r}", severity="error")
+            return
+        asked.advice = in_game_words(message.result, self.session.ruleset, self.ui,
+                                     self.shown_state(), self.names)
+        self.panel.suggest(asked.advice.best.action)
+        if self.board.has_focus and not self._cursor_to_listed():
+            self.panel.focus_input()  # the advice is no place on the board: the list takes Enter
+        self._show_hint()
+        self.refresh_bindings()
+
     def on_unmount(self) -> None:
+        self.cancel_hint()
         self.stop_thinking()
         if self._worker is not None:
             self._worker.stop()
@@ -762,8 +855,10 @@ class GameScreen(SizeGuard, Screen[None]):
             return False
         if action == "hotkey":
             return not self.review and parameters[0] in self._hotkeys()
+        if action == "hint":  # only the player with a decision on screen asks
+            return not self.review and self._choosing_now()
         if action == "back":
-            if self.review or self.finished_on_open:
+            if self.review or self.finished_on_open or self._hint_pending():
                 return True
             # Asked for every time the keys are checked (several times an action): the
             # panel is found through the query cache, not by walking the screen.
@@ -804,6 +899,11 @@ class GameScreen(SizeGuard, Screen[None]):
             return
         if self.finished_on_open:
             self.rapp.to_launcher()
+            return
+        if self._hint_pending():  # Esc first puts away a hint still being worked out
+            self.cancel_hint()
+            self.panel.show_advice("")
+            self.refresh_bindings()
             return
         self.panel.back()
         self.refresh_bindings()
@@ -881,6 +981,7 @@ class GameScreen(SizeGuard, Screen[None]):
             self._bot_timer.stop()
             self._bot_timer = None
         self.stop_thinking()  # a bot thinking starts again when the history closes
+        self.cancel_hint()
 
         def back() -> None:
             recording.close()

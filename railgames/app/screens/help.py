@@ -23,8 +23,9 @@ KEYS_HELP = """\
 - **Continue**: ↑↓ pick a save, Enter resumes it; Esc goes back.
 - **Playing**: arrows (or hjkl) move on the board, Enter chooses, Tab goes board → choices
   → log, Esc steps back out of a choice, **l** (**L** on the board) the whole log,
-  **u** undo, **s** save, **v** the game's history, **?** help, **q** quit. On a terminal
-  smaller than 110×34 the map comes first: **i** shows or folds the players and the key.
+  **u** undo, **s** save, **v** the game's history, **H** a hint on your move (again: the
+  top three choices), **?** help, **q** quit. On a terminal smaller than 110×34 the map
+  comes first: **i** shows or folds the players and the key.
 - **Hand-off**: Enter when the named player has the keyboard; **q** or Esc to stop.
 - **Game over**: **b** the final board, **l** the whole log, **n** a new game,
   Enter the launcher, **q** quit.

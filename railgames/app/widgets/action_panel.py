@@ -39,6 +39,7 @@ class ActionPanel(Vertical):
     ActionPanel OptionList { height: auto; max-height: 10; border: none; padding: 0; }
     ActionPanel #ap-hint { color: $text-muted; }
     ActionPanel #ap-reason { color: $error; text-style: bold; }
+    ActionPanel #ap-advice { color: $success; }
     ActionPanel .hidden { display: none; }
     """
 
@@ -64,6 +65,7 @@ class ActionPanel(Vertical):
         self.options: list[tuple[str, str, Any]] = []  # key, label, leaf action or None
         self.highlight_listener: Callable[[ActionPanel.HighlightChanged], None] | None = None
         self._announced: tuple[Any, ...] | None = None  # what the last highlight was for
+        self.advice = ""  # the advice on this decision shown under the choices (plain text)
 
     def compose(self) -> Any:
         yield QuietStatic(id="ap-title")
@@ -75,6 +77,7 @@ class ActionPanel(Vertical):
             yield StepButton("OK", id="ap-ok", compact=True, variant="primary")
         yield QuietStatic(id="ap-level")
         yield ChoiceList(id="ap-options", compact=True)
+        yield QuietStatic(id="ap-advice", classes="hidden")
         yield QuietStatic(id="ap-hint")
         yield QuietStatic(id="ap-reason")
 
@@ -85,6 +88,7 @@ class ActionPanel(Vertical):
         self.prompt, self.state, self.ui, self.names = prompt, state, ui, names
         self.prefix = []
         self.show_reason("")
+        self.show_advice("")
         title = self.query_one("#ap-title", Static)
         amount_row = self.query_one("#ap-amount-row")
         options = self.query_one("#ap-options", OptionList)
@@ -290,6 +294,15 @@ class ActionPanel(Vertical):
         self._rebuild()
         self.focus_input()
         return True
+
+    def show_advice(self, advice: str | Text) -> None:
+        """The advice asked for on this decision (H), under the choices; a new decision
+        clears it."""
+        text = advice if isinstance(advice, Text) else Text(advice)
+        self.advice = text.plain
+        widget = self.query_one("#ap-advice", Static)
+        widget.update(text)
+        widget.set_class(not self.advice, "hidden")
 
     def show_reason(self, reason: str) -> None:
         widget = self.query_one("#ap-reason", Static)
