@@ -663,3 +663,50 @@ def test_on_the_loop_table_files_are_written_in_order_by_one_thread(tmp_path: Pa
     game = service.tables[code].game
     assert game is not None and saved["record"]["actions"] == game.record.actions
     assert not list(service.root.glob(".tmp-*"))
+
+
+def test_a_tables_hints_setting_is_kept_sent_to_its_seats_and_answered_by_them(
+        tmp_path: Path) -> None:
+    """Hints off for a serious game: in the table's file, after a restart, and at each seat."""
+    from railgames.tables.remote import RemoteSeat
+
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    ann, ann_in = member("ann")
+    serious = service.create(ann, "steel-driver", seats=3, humans=1, hints=False)
+    bob, bob_in = member("bob")
+    friendly = service.create(bob, "steel-driver", seats=3, humans=1)
+    with pytest.raises(MalformedAction, match="hints"):
+        service.create(ann, "steel-driver", seats=3, humans=1, hints="yes")  # type: ignore[arg-type]
+    assert kept(service, serious.code)["hints"] is False
+    assert kept(service, friendly.code)["hints"] is True
+
+    class Link:
+        def __init__(self, inbox: Inbox) -> None:
+            self.last_table = inbox.last_table
+            self.view_so_far = inbox.view_so_far
+            self.messages_after = inbox.messages_after
+
+    assert ann_in.last["hints"] is False and bob_in.last["hints"] is True
+    off = RemoteSeat(Link(ann_in), ann_in.last)  # type: ignore[arg-type]
+    on = RemoteSeat(Link(bob_in), bob_in.last)  # type: ignore[arg-type]
+    reason = off.why_no_hint()
+    assert reason is not None and "hints are off" in reason and "\n" not in reason
+    assert on.why_no_hint() is None
+
+    again = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    again.load()
+    assert again.tables[serious.code].hints is False and again.tables[friendly.code].hints
+
+
+def test_a_table_file_with_a_hints_setting_that_is_no_yes_or_no_is_refused(tmp_path: Path) -> None:
+    from railgames.core.errors import RecordError
+    from railgames.net.tablefile import parse_table
+
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    ann, _ = member("ann")
+    code = service.create(ann, "steel-driver", seats=3, humans=1).code
+    data = kept(service, code)
+    for spoilt in ("yes", 1, None):
+        data["hints"] = spoilt
+        with pytest.raises(RecordError, match="hints"):
+            parse_table(json.dumps({**data, "format": 1}), "t.json", code)

@@ -143,3 +143,10 @@ def test_undo_and_why_not_agree_and_a_recording_never_allows_it() -> None:
     assert history.why_not_undo(first) == "this is a recording: step back with \u2190 instead"
     assert (history.read_only, history.shared, history.can_save) == (True, False, False)
     assert not history.bot_to_move() and history.prepare_think() is None
+
+
+def test_a_game_on_this_terminal_gives_hints_and_a_recording_has_nothing_to_decide() -> None:
+    session = Session.new("new-england", bot_players(3, "human"), seed=9, autosave=False)
+    assert session.why_no_hint() is None
+    history = session.history(None, reveal_all=True)
+    assert history.why_no_hint() == "this is a recording: there is nothing to decide"

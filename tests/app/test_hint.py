@@ -228,3 +228,74 @@ def test_the_help_names_h() -> None:
     from railgames.app.screens.help import KEYS_HELP
 
     assert "**H** a hint on your move" in KEYS_HELP
+
+
+@pytest.fixture
+def host(tmp_path: Path) -> Any:
+    from tests.app.test_talk_panel import HostThread
+
+    made = HostThread(tmp_path)
+    yield made
+    made.close()
+
+
+async def at_host_table(pilot: Any, app: Any, code: str) -> GameScreen:
+    """The game screen at table ``code``, once it is Ann's move there (the host's bots
+    move first where they are to)."""
+    app.at_table(code)
+    await until(pilot, lambda: isinstance(app.screen, GameScreen), "the game screen opened")
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    await until(pilot, lambda: screen._choosing_now(), "Ann's move came", limit=60)
+    await pilot.pause()
+    return screen
+
+
+@run_async
+async def test_h_gives_a_hint_at_a_hosts_table_that_allows_them(host: Any) -> None:
+    """Over the table socket, as an SSH player's app asks the host: the advice from the
+    seat's view (the only one it is sent), worked out in the screen's worker process."""
+    from railgames.net.app import NetApp
+
+    ann = host.link("ann")
+    code = str(ann.request({"op": "create", "game": "new-england", "seats": 3,
+                            "humans": 1})["code"])
+    app = NetApp(ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await at_host_table(pilot, app, code)
+        assert screen.session.why_no_hint() is None
+        advice = await hint(pilot, screen)
+        assert screen.panel.advice.startswith("Hint: " + advice.reason)
+        assert "Hint: " + advice.reason[:40] in screen_text(app).replace("\n", "")
+        assert as_json(highlighted(screen)) == as_json(advice.best.action)
+
+
+@run_async
+async def test_h_at_a_table_without_hints_says_why_in_one_line(host: Any) -> None:
+    from railgames.net.app import NetApp
+
+    ann = host.link("ann")
+    code = str(ann.request({"op": "create", "game": "steel-driver", "seats": 3, "humans": 1,
+                            "hints": False})["code"])
+    app = NetApp(ann)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await at_host_table(pilot, app, code)
+        await pilot.press("H")
+        await pilot.pause()
+        assert screen._hint is None and screen._worker is None  # nothing is worked out
+        assert screen.panel.advice == ""
+        said = str(screen.panel.query_one("#ap-reason").render())
+        assert said.startswith("Hints are off at this table") and "\n" not in said
+
+
+@pytest.mark.parametrize("hints", ["yes", 1, None, [True], {"on": True}])
+def test_a_create_request_with_a_hostile_hints_setting_is_refused_in_one_line(
+        host: Any, hints: Any) -> None:
+    from railgames.core.errors import RailgamesError
+
+    ann = host.link("ann")
+    with pytest.raises(RailgamesError) as refused:
+        ann.request({"op": "create", "game": "steel-driver", "seats": 3, "humans": 1,
+                     "hints": hints})
+    assert refused.value.reason == "hints: true or false was expected"
+    assert host.service.tables == {}  # nothing was made

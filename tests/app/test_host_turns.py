@@ -70,12 +70,13 @@ async def test_a_turn_based_private_table_is_asked_for_from_the_keyboard() -> No
         screen.query_one("#invited").focus()
         await pilot.press(*"bob, cy,, Bob")
         await choose(pilot, "talk", 1)  # its players only
+        await choose(pilot, "hints", 1)  # off: a serious game
         await pilot.press("ctrl+s")
         await pilot.pause()
     [request] = link.created()
     assert request["pace"] == {"mode": "turn", "move_hours": 72, "on_timeout": "remind"}
-    assert (request["private"], request["invited"], request["talk"]) == (
-        True, ["bob", "cy"], "players")
+    assert (request["private"], request["invited"], request["talk"], request["hints"]) == (
+        True, ["bob", "cy"], "players", False)
 
 
 @run_async
@@ -90,6 +91,7 @@ async def test_a_live_table_is_the_default_and_no_limit_asks_nothing_of_a_timeou
         await pilot.pause()
         assert link.created()[-1]["pace"] == {"mode": "live"}
         assert link.created()[-1]["private"] is False and link.created()[-1]["invited"] == []
+        assert link.created()[-1]["hints"] is True  # hints are allowed unless turned off
         await pilot.press("escape")  # the waiting screen: back to the launcher
         await pilot.pause()
         screen = await open_host_screen(pilot)
