@@ -158,3 +158,78 @@ def test_the_reason_tells_the_gap_as_the_search_sees_it() -> None:
                                       "(within 1 point)")
     assert reason(ne, two(9.0)) == ("Ship red Boston → Salem: +$3 cash now; Pass may be $5 better, "
                                     "not yet for sure")
+
+
+def first_move_told(game_id: str, kind: str, seed: int = 3) -> tuple[Any, Any, Any, int, list[str]]:
+    """The first move of ``kind`` in a greedy bots' game that the ruleset has words for:
+    the state before (the mover's view), after, the move, its seat and the lines."""
+    ruleset = load_ruleset(game_id)
+    game = Game.new(ruleset, bot_players(3, "greedy"), seed)
+    bots = [make_bot("greedy", ruleset, seed + i) for i in range(3)]
+    for _ in range(400):
+        prompt = game.prompt()
+        assert prompt is not None
+        action = bots[prompt.seat].choose(ruleset, game.view(prompt.seat), prompt)
+        view = game.view(prompt.seat)
+        lines = gains_now(ruleset, view, action, prompt.seat)
+        if action.type == kind and lines:
+            before = copy.deepcopy(view)  # (a view may be the state itself, which moves on)
+            game.apply(action)
+            return before, game.view(prompt.seat), action, prompt.seat, lines
+        game.apply(action)
+    raise AssertionError(f"no {kind} with words in {game_id}")
+
+
+def test_new_england_tells_income_cash_and_the_links_won() -> None:
+    before, after, _, seat, lines = first_move_told("new-england", "ship")
+    was, now = before.railways[seat], after.railways[seat]
+    assert lines[0] == f"+{now.income - was.income} income" and now.income > was.income
+    before, after, action, seat, lines = first_move_told("new-england", "bid")
+    [won] = [link for link in after.railways[seat].links if link not in before.railways[seat].links]
+    assert lines[-1] == f"the {load_ruleset('new-england').link_name(won)} link"
+
+
+def test_railways_of_the_world_tells_the_income_track_and_the_goods_delivered() -> None:
+    before, after, action, seat, lines = first_move_told("railways-of-the-world", "deliver")
+    gained = after.players[seat].income - before.players[seat].income
+    colour = next(c for c in after.delivered if after.delivered[c] > before.delivered.get(c, 0))
+    assert lines == [f"+{gained} income (points)", f"1 {colour} cube delivered"]
+    _, _, _, _, lines = first_move_told("railways-of-the-world", "upgrade_engine")
+    assert lines[0].startswith("-$") and lines[0].endswith(" cash") and "engine 2" in lines
+
+
+def test_american_rails_tells_shares_and_the_income_of_companies_held() -> None:
+    rules = load_ruleset("american-rails")
+    before, after, action, seat, lines = first_move_told("american-rails", "bid")
+    company = next(c for c, n in after.players[seat].shares.items()
+                   if n > before.players[seat].shares.get(c, 0))
+    assert f"+1 share of {rules.company_name(company)}" in lines
+    before, after, action, seat, lines = first_move_told("american-rails", "place_cube")
+    held = [c for c in after.players[seat].shares
+            if after.companies[c].income != before.companies[c].income]
+    assert lines == [f"{rules.company_name(c)} income "
+                     f"{after.companies[c].income - before.companies[c].income:+}" for c in held]
+
+
+def test_steel_driver_tells_control_shares_and_profit() -> None:
+    rules = load_ruleset("steel-driver")
+    before, after, action, seat, lines = first_move_told("steel-driver", "bid")
+    name = rules.company_name(action.company if hasattr(action, "company") else
+                              next(c for c, co in after.companies.items() if co.controller == seat))
+    assert f"control of {name}" in lines and f"+1 share of {name}" in lines
+    before, after, action, seat, lines = first_move_told("steel-driver", "build")
+    assert all(" profit +" in line for line in lines)
+
+
+def test_paris_connection_tells_locomotives_values_and_points_held() -> None:
+    rules = load_ruleset("paris-connection")
+    before, after, action, seat, lines = first_move_told("paris-connection", "trade")
+    points = rules.score_of(after, seat)["total"] - rules.score_of(before, seat)["total"]
+    took = after.players[seat].shares[action.take] - before.players[seat].shares.get(action.take, 0)
+    assert f"+{took} {action.take} locomotive{'s' if took > 1 else ''}" in lines
+    assert lines[-1] == f"{points:+} points held".replace("+-", "-")
+    before, after, action, seat, lines = first_move_told("paris-connection", "build")
+    rises = [c for c in rules.companies if after.value[c] != before.value[c]
+             and after.players[seat].shares.get(c)]
+    assert [line for line in lines if line.endswith("in value")] == [
+        f"{c} {after.value[c] - before.value[c]:+} in value" for c in rises]

@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 from railgames.core.engine import Prompt, Result
 from railgames.core.errors import MalformedAction
 from railgames.core.events import EventLog
+from railgames.core.gains import change, counts, plural
 from railgames.core.hexgrid import Hex
 from railgames.core.phases import Phase, by_action
 from railgames.core.record import GameRecord
@@ -151,6 +152,20 @@ class AmericanRailsRules(AmericanRailsBase):
         return state
 
     # ------------------------------------------------------------ whose move
+    def gains_now(self, before: ARState, after: ARState, seat: int) -> list[str]:
+        """What a move changes at once for ``seat``: money, shares and dividends, and the
+        income of the companies it holds shares in (for a hint's reason)."""
+        was, now = before.players[seat], after.players[seat]
+        out = change(was.money, now.money, "money", True)
+        out += counts(was.shares, now.shares,
+                      lambda c, n: f"{plural(n, 'share')} of {self.company_name(c)}")
+        out += change(was.dividends, now.dividends, "dividends", True)
+        for company in now.shares:
+            a, b = before.companies[company].income, after.companies[company].income
+            if a != b:
+                out.append(f"{self.company_name(company)} income {b - a:+}")
+        return out
+
     def to_move(self, state: ARState) -> int | None:
         if state.step is Step.OVER:
             return None

@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 from railgames.core.engine import Prompt, Result
 from railgames.core.errors import MalformedAction
 from railgames.core.events import EventLog
+from railgames.core.gains import change
 from railgames.core.phases import Phase, by_action
 from railgames.core.record import GameRecord
 from railgames.core.rng import Chance
@@ -143,6 +144,15 @@ class NewEnglandRules(NewEnglandBase):
         return state
 
     # ------------------------------------------------------------ decisions
+    def gains_now(self, before: NEState, after: NEState, seat: int) -> list[str]:
+        """What a move changes at once for ``seat``'s railway: its income, cash and debt,
+        and the links it comes to own (for a hint's reason)."""
+        was, now = before.railways[seat], after.railways[seat]
+        out = (change(was.income, now.income, "income") + change(was.cash, now.cash, "cash", True)
+               + change(was.debt, now.debt, "debt", True))
+        out += [f"the {self.link_name(link)} link" for link in now.links if link not in was.links]
+        return out
+
     def to_move(self, state: NEState) -> int | None:
         step = state.step
         if step is Step.OVER:

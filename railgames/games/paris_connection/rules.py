@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from railgames.core.engine import Prompt, Result
 from railgames.core.errors import MalformedAction
 from railgames.core.events import EventLog, SeenLogs, visible_events
+from railgames.core.gains import change, counts, plural
 from railgames.core.hexgrid import Hex
 from railgames.core.phases import by_action
 from railgames.core.record import GameRecord
@@ -144,6 +145,21 @@ class ParisConnectionRules(ParisConnectionBase):
         return self.trade.trades(state, seat)
 
     # ------------------------------------------------------------ prompts
+    def gains_now(self, before: PCState, after: PCState, seat: int) -> list[str]:
+        """What a move changes at once for ``seat``: its locomotives by company, the
+        share values of the companies it holds, and what its holdings would score now
+        (for a hint's reason)."""
+        was, now = before.players[seat], after.players[seat]
+        out = counts(was.shares, now.shares,
+                     lambda c, n: plural(n, f"{c} locomotive"))
+        for company in sorted(now.shares or {}, key=self.companies.index):
+            a, b = before.value[company], after.value[company]
+            if a != b and (now.shares or {}).get(company):
+                out.append(f"{company} {b - a:+} in value")
+        out += change(self.score_of(before, seat)["total"], self.score_of(after, seat)["total"],
+                      "points held")
+        return out
+
     def to_move(self, state: PCState) -> int | None:
         return None if state.step is Step.OVER else state.current
 

@@ -24,6 +24,7 @@ from typing import Any, ClassVar, cast
 from railgames.core.engine import Prompt
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
+from railgames.core.gains import change
 from railgames.core.hexgrid import Hex
 from railgames.core.phases import by_action
 from railgames.core.record import GameRecord
@@ -156,6 +157,28 @@ class RailwaysOfTheWorldRules(RotwRulesBase):
         return state
 
     # ------------------------------------------------------------ whose move
+    def gains_now(self, before: RotwState, after: RotwState, seat: int) -> list[str]:
+        """What a move changes at once for ``seat``: its place on the income track (its
+        points, less its bonds), money, bonds and engine, the goods it delivered and the
+        links it completed (for a hint's reason)."""
+        was, now = before.players[seat], after.players[seat]
+        out = change(was.income, now.income, "income (points)")
+        if now.cash != was.cash:
+            out.append(f"{'+' if now.cash > was.cash else '-'}{money(abs(now.cash - was.cash))} cash")
+        if now.bonds != was.bonds:
+            out.append(f"{now.bonds - was.bonds:+} bond{'' if abs(now.bonds - was.bonds) == 1 else 's'}")
+        if now.engine != was.engine:
+            out.append(f"engine {now.engine}")
+        out += [f"{plural(n, colour + ' cube')} delivered" for colour, n in
+                ((c, after.delivered.get(c, 0) - before.delivered.get(c, 0)) for c in after.delivered)
+                if n > 0]
+        links = len(after.links_of(seat)) - len(before.links_of(seat))
+        if links > 0:
+            out.append(f"{plural(links, 'link')} completed")
+        out += [f"{self.city_name(city)} urbanized" for city in after.urbanized
+                if city not in before.urbanized]
+        return out
+
     def to_move(self, state: RotwState) -> int | None:
         return None if state.step is Step.OVER else state.to_act()
 

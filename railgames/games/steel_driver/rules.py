@@ -24,6 +24,7 @@ from typing import Any, ClassVar
 from railgames.core.engine import Prompt, Result
 from railgames.core.errors import MalformedAction
 from railgames.core.events import EventLog
+from railgames.core.gains import change, counts, plural
 from railgames.core.phases import Phase, by_action
 from railgames.core.record import GameRecord
 from railgames.core.rng import Chance
@@ -124,6 +125,23 @@ class SteelDriverRules(SteelDriverBase):
         return state
 
     # ------------------------------------------------------------ prompts
+    def gains_now(self, before: SDState, after: SDState, seat: int) -> list[str]:
+        """What a move changes at once for ``seat``: cash, investment cubes, shares, the
+        companies it takes control of, and the profit of those it holds shares in (for a
+        hint's reason)."""
+        was, now = before.players[seat], after.players[seat]
+        out = change(was.cash, now.cash, "cash", True)
+        out += change(was.cubes, now.cubes, "investment cubes")
+        out += counts(was.shares, now.shares,
+                      lambda c, n: f"{plural(n, 'share')} of {self.company_name(c)}")
+        for company, c in after.companies.items():
+            old = before.companies[company]
+            if c.controller == seat and old.controller != seat:
+                out.append(f"control of {self.company_name(company)}")
+            if now.shares.get(company) and c.profit != old.profit:
+                out.append(f"{self.company_name(company)} profit {c.profit - old.profit:+}")
+        return out
+
     def to_move(self, state: SDState) -> int | None:
         step = state.step
         if step is Step.AUCTION:
