@@ -24,8 +24,9 @@ TOP = 3  # choices shown on a second H
 
 @dataclass
 class HintAsked:
-    """A hint asked for on one decision: the table's mark when it was asked (a mark
-    moved on is another decision), and the advice once it is back (None meanwhile)."""
+    """A hint asked for on one decision: the table's mark and moves made when it was
+    asked (either moved on: another decision), and the advice once it is back (None
+    meanwhile)."""
 
     mark: Any
     advice: Advice | None = None
@@ -49,7 +50,7 @@ def one_line(advice: Advice) -> Text:
     text = Text("Hint: ", style="bold")
     text.append(advice.reason)
     if len(advice.choices) > 1:
-        text.append("  H again: the top three", style="dim")
+        text.append("  (H: top 3)", style="dim")
     return text
 
 

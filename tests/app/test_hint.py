@@ -205,6 +205,39 @@ async def test_h_highlights_the_advice_says_why_and_enter_plays_it(
 
 
 @run_async
+async def test_a_move_that_logs_nothing_still_leaves_the_hint_behind(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Choosing which action to take (Railways of the World's build) adds no line to the
+    log: the table's mark alone would take the next decision for the same one."""
+    ThreadWorker().install(monkeypatch).go.set()
+    ruleset = load_ruleset("railways-of-the-world")
+    game = Game.new(ruleset, bot_players(3, "greedy"), 3)
+    bots = [make_bot("greedy", ruleset, 3 + i) for i in range(3)]
+    while True:
+        prompt = game.prompt()
+        assert prompt is not None
+        build = next((a for a in prompt.choices if a.type == "choose" and a.action == "build"),
+                     None)
+        if prompt.seat == 0 and build is not None and len(game.record.actions) > 6:
+            break
+        game.apply(bots[prompt.seat].choose(ruleset, game.view(prompt.seat), prompt))
+    record = game.record.model_copy(deep=True)
+    record.players = list(PLAYERS)
+    save_record(record, tmp_path / "build.json")
+    app = RailgamesApp(load_path=tmp_path / "build.json", bot_delay=0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await hint(pilot, screen)
+        logged = len(screen.session.events_for(0))
+        assert screen.submit(build)
+        await pilot.pause()
+        assert len(screen.session.events_for(0)) == logged  # nothing was logged
+        assert screen._hint is None and screen.panel.advice == ""
+
+
+@run_async
 async def test_esc_puts_away_a_hint_being_worked_out(tmp_path: Path) -> None:
     app = RailgamesApp(load_path=saved_midgame(tmp_path, "steel-driver"), bot_delay=0)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -359,7 +359,7 @@ class GameScreen(SizeGuard, Screen[None]):
         session = self.session
         if self._think is not None and self._think.moved_on():
             self.stop_thinking()  # the game moved on (a move taken back): that think is moot
-        if self._hint is not None and self._hint.mark != session.mark():
+        if self._hint is not None and self._hint.mark != self._decision():
             self.cancel_hint()  # a move made or taken back: the hint was for another decision
         state = self.shown_state()
         prompt = session.prompt()
@@ -658,7 +658,7 @@ class GameScreen(SizeGuard, Screen[None]):
         prompt = self.session.prompt()
         if prompt is None or not self._choosing_now():
             return
-        mark, asked = self.session.mark(), self._hint
+        mark, asked = self._decision(), self._hint
         if asked is not None and asked.mark == mark:
             if asked.advice is not None:  # the same decision: the one line or the top three
                 asked.top = not asked.top
@@ -682,6 +682,11 @@ class GameScreen(SizeGuard, Screen[None]):
         self._show_hint()
         self.refresh_bindings()
 
+    def _decision(self) -> tuple[Any, int]:
+        """What a hint is for: the table as drawn (its mark) and the moves made, since a
+        move may add nothing to the log (choosing which action to take, in some games)."""
+        return self.session.mark(), self.session.played()
+
     def _hint_pending(self) -> bool:
         return self._hint is not None and self._hint.advice is None
 
@@ -695,7 +700,7 @@ class GameScreen(SizeGuard, Screen[None]):
 
     def _show_hint(self) -> None:
         asked = self._hint
-        if asked is None or asked.mark != self.session.mark():
+        if asked is None or asked.mark != self._decision():
             return
         if asked.advice is None:
             self.panel.show_advice(THINKING)
@@ -707,7 +712,7 @@ class GameScreen(SizeGuard, Screen[None]):
     def on_game_screen_hint_ready(self, message: HintReady) -> None:
         message.stop()
         asked = message.asked
-        if asked is not self._hint or asked.mark != self.session.mark():
+        if asked is not self._hint or asked.mark != self._decision():
             return  # the game moved on meanwhile: that hint was for another decision
         if message.result is None:
             self._hint = None
