@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from railgames.core.bots import make_bot
-from railgames.core.coach import Advice, advise, gains_now, hint_budget
+from railgames.core.coach import HINT_ITERATIONS, Advice, advise, gains_now, hint_budget
 from railgames.core.engine import Game
 from railgames.core.search import Budget, SearchBot
 from railgames.core.simulate import bot_players
@@ -126,6 +126,17 @@ def test_a_hint_has_a_budget_for_every_game() -> None:
     for game_id in GAMES:
         budget = hint_budget(load_ruleset(game_id))
         assert budget.seconds is None and budget.iterations and budget.iterations > 0
+        assert budget.iterations == HINT_ITERATIONS[game_id]  # its own, measured for it
+
+
+def test_a_hint_without_a_budget_runs_its_games_playouts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Playouts, not seconds: the same hint on every machine (benchmarks/hint_cost.py sets
+    them for about a second of processor time)."""
+    game = midgame("steel-driver", 3)
+    prompt = game.prompt()
+    assert prompt is not None
+    monkeypatch.setitem(HINT_ITERATIONS, "steel-driver", 7)
+    assert advise(game.ruleset, game.view(prompt.seat), prompt).iterations == 7
 
 
 def test_a_bot_sent_to_a_worker_leaves_its_last_tree_behind() -> None:

@@ -29,13 +29,13 @@ from railgames.core.search import MCTS, Budget, SearchHooks, action_key, mean_ma
 # Iterations of a hint, per game: about a second of processor time mid-game on
 # the reference machine (measured by benchmarks/hint_cost.py).
 HINT_ITERATIONS: dict[str, int] = {
-    "new-england": 600,
-    "paris-connection": 120,
-    "steel-driver": 170,
-    "railways-of-the-world": 170,
-    "american-rails": 85,
+    "new-england": 300,
+    "paris-connection": 65,
+    "steel-driver": 85,
+    "railways-of-the-world": 90,
+    "american-rails": 30,
 }
-DEFAULT_ITERATIONS = 85
+DEFAULT_ITERATIONS = 30
 
 # The unit a game scores in ("$" before the number), else "points" after it.
 DOLLAR_GAMES = frozenset({"new-england", "american-rails", "steel-driver"})
