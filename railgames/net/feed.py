@@ -234,6 +234,7 @@ class Feed:
             "status": table.status, "you": seat, "name": member.login.name,
             "seats": moment.seats, "free": table.free_human_seats(),
             "watching": sum(1 for m in table.members if m.seat is None),
+            "bot_kind": table.bot_kind,  # who plays for the others in a review's "try again"
         }
         line = _dumps(message)
         if table.game is None:

@@ -280,8 +280,10 @@ class GameOverScreen(SizeGuard, Screen[None]):
         record = self.session.record
         assert record is not None
         recording = Recording(self.session.ruleset, record.model_copy(deep=True), reveal_all=True)
+        # A host's table says what kind its bots are; a game here has its bot seats' kind.
+        bot_kind = getattr(self.session, "bot_kind", None)
         self.app.push_screen(ReviewScreen(recording, review, name, on_leave=self.app.pop_screen,
-                                          on_try=self.try_again))
+                                          on_try=self.try_again, bot_kind=bot_kind))
 
     def try_again(self, record: GameRecord) -> None:
         """A new game on this terminal from the record given (see ``ReviewScreen``)."""

@@ -174,8 +174,12 @@ class ReviewScreen(ViewerScreen):
 
     def __init__(self, recording: Recording, review: Review, name: str,
                  on_leave: Callable[[], object] | None = None,
-                 on_try: Callable[[GameRecord], object] | None = None) -> None:
+                 on_try: Callable[[GameRecord], object] | None = None,
+                 bot_kind: str | None = None) -> None:
+        """``bot_kind``: the bots that play the other people's seats in "try again"
+        (None: the game's own kind of bot, see ``table_bot_kind``)."""
         self.review = review
+        self.bot_kind = bot_kind
         self.costly = costliest(review.decisions)
         self.who = name
         self.on_try = on_try
@@ -236,14 +240,14 @@ class ReviewScreen(ViewerScreen):
             self.notify("A game cannot be started from here.", severity="warning")
             return
         record = try_again_record(self.recording.record, self.recording.position,
-                                  self.review.seat)
+                                  self.review.seat, self.bot_kind)
         self.on_try(record)
 
     def action_help(self) -> None:
         from railgames.app.screens.help import HelpScreen
 
         self._pause()
-        kind = table_bot_kind(self.recording.record).split(":")[0]
+        kind = (self.bot_kind or table_bot_kind(self.recording.record)).split(":")[0]
         what = (f"The costliest decisions of {self.who}, by the search bot's estimate of the "
                 "final scores: each is marked with the move made, the better one and by how "
                 f"much. Trying again starts a new saved game from that moment, {self.who} "
