@@ -29,9 +29,9 @@ if TYPE_CHECKING:
     from railgames.core.review import Review
 
 GAME_OVER_KEYS = (
-    "R reviews your game: the search bot looks at each of your decisions again (a player "
-    "of the table's chooses whose, where several played here) and the history viewer steps "
-    "through the costliest, with t to try again from one · h or v the whole game · "
+    "R reviews your game: the search bot looks again at each of your decisions (where "
+    "several people played here, you choose whose; Esc stops it), then the history viewer "
+    "steps through the costliest, and t tries again from one · h or v the whole game · "
     "b the final board · l the log · n a new game · p play this game · Enter the launcher · "
     "q quit"
 )
@@ -54,7 +54,7 @@ def money(value: int, signed: bool = False) -> str:
 
 class GameOverScreen(SizeGuard, Screen[None]):
     DEFAULT_CSS = """
-    GameOverScreen #go-review { height: auto; padding: 0 2; }
+    GameOverScreen #go-review { height: auto; padding: 0 2; display: none; }
     """
     MIN_SIZE = (80, 24)  # the smallest terminal every game is laid out for
     # What the footer keeps on a short line, most important first.
@@ -265,7 +265,10 @@ class GameOverScreen(SizeGuard, Screen[None]):
         self.notify(why)
 
     def _say(self, line: str) -> None:
-        self.query_one("#go-review", Static).update(Text(line, style="bold") if line else "")
+        """The review's progress under the scores (nothing, and no room taken, without one)."""
+        shown = self.query_one("#go-review", Static)
+        shown.update(Text(line, style="bold") if line else "")
+        shown.display = bool(line)
 
     def _show_review(self, review: Review) -> None:
         from railgames.app.screens.review import ReviewScreen
