@@ -5,9 +5,10 @@ choose from) is looked at again from what the seat could see then: the search
 bot's tree at a small budget finds the best moves (``coach.advise``), then the
 move made and the best few are each played on in the same determinizations and
 playouts (``MCTS.compare``), so the move made has an estimate as good as the
-others' even where the tree never tried it. The loss of a decision is the best
-estimate minus the estimate of the move made, in the game's points or dollars:
-never below zero, since the move made is one of those compared.
+others' even where the tree never tried it. The loss of a decision is how much
+better the best of the others did than the move made in those same playouts, in
+the game's points or dollars, less one standard error of that difference (a gap
+the playouts disagree about counts for little): never below zero.
 
 A review is seeded (the same game gives the same review) and goes one decision
 at a time, so that whoever runs it can show progress and stop between two.
@@ -199,7 +200,7 @@ def review_game(ruleset: Ruleset[Any], record: GameRecord, seat: int, *, seed: i
     """Every decision of ``seat`` in ``record``, one at a time; None when cancelled.
 
     ``progress(done, total)`` is told after each decision; ``cancelled()`` is asked
-    before each and stops the review when true.
+    before the first and after each, and stops the review when true.
     """
     positions = decision_positions(ruleset, record, seat)
     done: list[Decision] = []

@@ -268,11 +268,16 @@ def test_review_of_a_hosts_finished_game_and_try_again_on_this_terminal(
         host: tuple[Host, list[HostTable]]) -> None:
     """R reviews the player's own seat (the record came with the game's end); t leaves the
     table and starts a game on this terminal, in the player's own saves, against bots of
-    the table's kind."""
+    the table's kind.
+
+    The review itself is worked out here, of the first decisions only, and kept on the
+    screen as R keeps one it has worked out: its run in the worker process is the same
+    for every table, and tests/app/test_review_app.py runs it."""
     from railgames.app.saves import saves_dir
     from railgames.app.screens.game import GameScreen
     from railgames.app.screens.game_over import GameOverScreen
     from railgames.app.screens.review import ReviewScreen
+    from railgames.core.review import Review, decision_positions, review_positions
     from railgames.net.after_ui import ArchiveScreen
     from railgames.tables.local import Session
 
@@ -302,7 +307,12 @@ def test_review_of_a_hosts_finished_game_and_try_again_on_this_terminal(
             assert isinstance(over, GameOverScreen)
             seat = over.session.seat
             assert seat is not None and over.reviewable() == [seat]
-            over.review_budget = (1, 1)
+            record = over.session.record
+            assert record is not None and record.actions == table.game.record.actions  # type: ignore[union-attr]
+            ruleset = over.session.ruleset
+            first = decision_positions(ruleset, record, seat)[:8]
+            over._reviews[seat] = Review(seat, tuple(review_positions(ruleset, record, first,
+                                                                      iterations=1, samples=1)))
             await pilot.press("R")
             await wait(pilot, lambda: isinstance(app.screen, ReviewScreen))
             review = app.screen
