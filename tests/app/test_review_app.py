@@ -137,3 +137,19 @@ async def test_a_game_of_bots_only_has_no_review() -> None:
         await pilot.pause()
         assert over._run is None and isinstance(app.screen, GameOverScreen)
         assert any("Bots played every seat" in str(n.message) for n in app._notifications)
+
+
+@run_async
+async def test_a_player_who_made_no_decision_is_told_so() -> None:
+    """A review with no decision in it (worked out before, as R keeps one) opens nothing."""
+    from railgames.core.review import Review
+
+    record = seated(["human", "greedy", "greedy", "greedy", "greedy"])
+    app = RailgamesApp(bot_delay=0)
+    async with app.run_test(size=SMALL) as pilot:
+        over = await game_over(app, pilot, record)
+        over._reviews[SEAT] = Review(SEAT, ())
+        await pilot.press("R")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen) and over._run is None
+        assert any("no choice to make" in str(n.message) for n in app._notifications)

@@ -275,6 +275,10 @@ class GameOverScreen(SizeGuard, Screen[None]):
         from railgames.core.review import costliest
 
         name = self.session.players[review.seat].name
+        if not review.decisions:
+            self.notify(f"{name} had no choice to make in this game: nothing to review.",
+                        title="Review")
+            return
         if not costliest(review.decisions):
             looked = len(review.decisions)
             self.notify(f"No decision of {name}'s lost a point by the search's estimate "
