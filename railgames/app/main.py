@@ -154,6 +154,19 @@ class RailgamesApp(compat.FrameFilter, App[int]):
             return
         self._open(session)
 
+    def play_from(self, record: GameRecord) -> None:
+        """A new game from ``record`` as it stands (a review's "try again"): replayed,
+        saved in a file of its own as any new game, and opened where it stands."""
+        from railgames.tables.local import Session
+
+        try:
+            session = Session.resume(record, save_path=None)
+        except RailgamesError as exc:
+            self.notify(exc.reason, title="Cannot start", severity="error")
+            return
+        self._save_quietly(session)
+        self._open(session)
+
     def open_save(self, path: Path, read_only: bool = False) -> None:
         """Open a save; if another window has it, say so and offer it read-only."""
         from railgames.app.saves import SaveInUse

@@ -436,6 +436,45 @@ class MCTS:
             return scores, [i for i, s in enumerate(scores) if s == best]
         return hooks.evaluate(state), None
 
+    def compare(self, view: Any, seat: int, actions: Sequence[Any], samples: int,
+                seed: int = 0) -> list[list[float]]:
+        """The seat's margin after each of ``actions`` (its final score minus the best
+        other's, in the game's points) in each of ``samples`` determinizations and
+        playouts, every move played in the same ones as the others: ``out[i][k]`` is
+        move ``i`` in sample ``k``.
+
+        What the tree keeps for a move depends on how often it tried it; this gives
+        moves it tried seldom or never (a review's move actually made) estimates that
+        compare fairly, the same draws for each. A sample in which some move cannot be
+        played (a determinization the view allows but the move does not) is left out
+        for all of them, so the lists may be shorter than ``samples``.
+        """
+        hooks = self.hooks
+        rules = hooks.rules
+        self._mark = hooks.horizon(view)
+        draw = random.Random(seed)
+        out: list[list[float]] = [[] for _ in actions]
+        for _ in range(samples):
+            dealt, played = draw.getrandbits(64), draw.getrandbits(64)
+            base = hooks.determinize(view, seat, random.Random(dealt))
+            margins: list[float] = []
+            for action in actions:
+                state = hooks.copy(base)
+                try:
+                    rules.execute(state, action, EventLog(getattr(state, "log", []), 0))
+                except Exception:  # noqa: BLE001 - not playable in this determinization
+                    break
+                # The playout's bots are made anew from its own seed, so each move
+                # meets the same play after it, whatever the moves before drew.
+                hooks._policies.clear()
+                scores, _ = self._playout(state, random.Random(played))
+                margins.append(_margins(scores)[seat])
+            if len(margins) == len(actions):
+                for kept, margin in zip(out, margins, strict=True):
+                    kept.append(margin)
+        hooks._policies.clear()  # the tree's own bots are made anew too, from its seed
+        return out
+
 
 def _with(moves: list[Any], policy: Any) -> list[Any]:
     """``moves`` with the policy's move added if the candidates left it out."""

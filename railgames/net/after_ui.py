@@ -123,6 +123,9 @@ class ArchivedGameOver(GameOverScreen):
         self.code = code
 
     def action_launcher(self) -> None:
+        if self._run is not None:  # Esc stops a review under way
+            self._stop_review("Review stopped.")
+            return
         napp: Any = self.app
         try:
             napp.link.request({"op": "leave"})

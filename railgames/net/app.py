@@ -747,6 +747,13 @@ class NetApp(RailgamesApp):
         self.remote_seat = None
         self._pop_to_launcher()
 
+    def play_from(self, record: Any) -> None:
+        """A game on this terminal (in the player's own saves on the host) from a finished
+        table's moment: the table is left first, as for any game played here."""
+        if self.remote_seat is not None or self.table_code is not None:
+            self.leave_table()
+        super().play_from(record)
+
     def to_launcher(self) -> None:
         if self.remote_seat is not None or self.table_code is not None:
             self.leave_table()

@@ -235,6 +235,7 @@ class Feed:
             "seats": moment.seats, "free": table.free_human_seats(),
             "watching": sum(1 for m in table.members if m.seat is None),
             "hints": table.hints,
+            "bot_kind": table.bot_kind,  # who plays for the others in a review's "try again"
         }
         line = _dumps(message)
         if table.game is None:

@@ -150,6 +150,16 @@ class RemoteSeat(BotsElsewhere):
         return list(self.seen["players"])
 
     @property
+    def bot_kind(self) -> str | None:
+        """The kind of bot the table's bot seats are (None: the host did not say)."""
+        from typing import get_args
+
+        from railgames.core.record import PlayerKind
+
+        kind = self.table.get("bot_kind")
+        return kind if kind in get_args(PlayerKind) and kind != "human" else None
+
+    @property
     def record(self) -> Any:
         """The whole record, sent once the game is over (None before: the host keeps it)."""
         return self.seen.get("record")

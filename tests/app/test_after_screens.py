@@ -262,3 +262,70 @@ def test_the_players_page_and_another_players(host: tuple[Host, list[HostTable]]
             assert app.screen is not page
 
     scenario()
+
+
+def test_review_of_a_hosts_finished_game_and_try_again_on_this_terminal(
+        host: tuple[Host, list[HostTable]]) -> None:
+    """R reviews the player's own seat (the record came with the game's end); t leaves the
+    table and starts a game on this terminal, in the player's own saves, against bots of
+    the table's kind.
+
+    The review itself is worked out here, of the first decisions only, and kept on the
+    screen as R keeps one it has worked out: its run in the worker process is the same
+    for every table, and tests/app/test_review_app.py runs it."""
+    from railgames.app.saves import saves_dir
+    from railgames.app.screens.game import GameScreen
+    from railgames.app.screens.game_over import GameOverScreen
+    from railgames.app.screens.review import ReviewScreen
+    from railgames.core.review import Review, decision_positions, review_positions
+    from railgames.net.after_ui import ArchiveScreen
+    from railgames.tables.local import Session
+
+    server, games = host
+    link = server.link("ann")
+    table = games[0]  # Ann, Bob and Cat
+
+    async def wait(pilot: Any, holds: Any) -> None:
+        for _ in range(2400):  # two minutes at most: a bound, not a measure
+            if holds():
+                return
+            await pilot.pause(0.05)
+        raise AssertionError(f"waited in vain on {type(pilot.app.screen).__name__}")
+
+    @run_async
+    async def scenario() -> None:
+        app = app_for(link)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, app, "Host a table")
+            app.push_screen(ArchiveScreen())
+            await until(pilot, app, table.code)
+            await pilot.press("down")  # the older game: Ann, Bob and Cat
+            await until(pilot, app, f"Table {table.code}")
+            await pilot.press("enter")
+            await wait(pilot, lambda: isinstance(app.screen, GameOverScreen))
+            over = app.screen
+            assert isinstance(over, GameOverScreen)
+            seat = over.session.seat
+            assert seat is not None and over.reviewable() == [seat]
+            record = over.session.record
+            assert record is not None and record.actions == table.game.record.actions  # type: ignore[union-attr]
+            ruleset = over.session.ruleset
+            first = decision_positions(ruleset, record, seat)[:8]
+            over._reviews[seat] = Review(seat, tuple(review_positions(ruleset, record, first,
+                                                                      iterations=1, samples=1)))
+            await pilot.press("R")
+            await wait(pilot, lambda: isinstance(app.screen, ReviewScreen))
+            review = app.screen
+            assert isinstance(review, ReviewScreen) and review.review.seat == seat
+            assert review.costly and review.recording.position == review.costly[0].position
+            await pilot.press("t")
+            await wait(pilot, lambda: isinstance(app.screen, GameScreen))
+            session = app.screen.session  # type: ignore[attr-defined]
+            assert isinstance(session, Session) and app.table_code is None
+            assert session.record.actions == table.game.record.actions[  # type: ignore[union-attr]
+                :review.costly[0].position]
+            assert [p.kind for p in session.players] == [
+                "human" if i == seat else table.bot_kind for i in range(len(session.players))]
+            assert list(saves_dir().glob("*.json"))
+
+    scenario()

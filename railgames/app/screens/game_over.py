@@ -8,6 +8,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -21,7 +22,19 @@ from railgames.tables.recording import Recording
 from railgames.tables.table import Table
 
 if TYPE_CHECKING:
+    from railgames.app.bot_worker import BotWorker
+    from railgames.app.screens.review import ReviewRun
     from railgames.app.shell import GameShell
+    from railgames.core.record import GameRecord
+    from railgames.core.review import Review
+
+GAME_OVER_KEYS = (
+    "R reviews your game: the search bot looks again at each of your decisions (where "
+    "several people played here, you choose whose; Esc stops it), then the history viewer "
+    "steps through the costliest, and t tries again from one · h or v the whole game · "
+    "b the final board · l the log · n a new game · p play this game · Enter the launcher · "
+    "q quit"
+)
 
 PART_NAMES = {
     "cash": "Cash",
@@ -40,10 +53,13 @@ def money(value: int, signed: bool = False) -> str:
 
 
 class GameOverScreen(SizeGuard, Screen[None]):
+    DEFAULT_CSS = """
+    GameOverScreen #go-review { height: auto; padding: 0 2; display: none; }
+    """
     MIN_SIZE = (80, 24)  # the smallest terminal every game is laid out for
     # What the footer keeps on a short line, most important first.
-    FOOTER_KEEP = ("launcher", "help", "app.quit", "history", "final_board", "new_game",
-                   "play_this", "show_log")
+    FOOTER_KEEP = ("launcher", "help", "app.quit", "review", "history", "final_board",
+                   "new_game", "play_this", "show_log")
     BINDINGS = [
         Binding("enter,escape", "launcher", "Launcher"),
         Binding("b", "final_board", "Final board"),
@@ -51,9 +67,14 @@ class GameOverScreen(SizeGuard, Screen[None]):
         Binding("n", "new_game", "New game"),
         Binding("p", "play_this", "Play this game"),
         Binding("h,v", "history", "History"),
+        Binding("R", "review", "Review"),
         Binding("question_mark,f1", "help", "Help"),
         Binding("q", "app.quit", "Quit"),
     ]
+
+    # A review's budget a decision: the tree's iterations (None: the game's own) and the
+    # samples each compared move is played in (the tests make it small).
+    review_budget: tuple[int | None, int] | None = None
 
     def __init__(self, session: Table, viewer: Any = None) -> None:
         """``session`` is the game played, or the recording a viewer (``viewer``) played back;
@@ -61,6 +82,9 @@ class GameOverScreen(SizeGuard, Screen[None]):
         super().__init__()
         self.session = session
         self.viewer = viewer
+        self._worker: BotWorker | None = None
+        self._run: ReviewRun | None = None  # a review under way
+        self._reviews: dict[int, Review] = {}  # seat -> its review, once worked out
 
     @property
     def rapp(self) -> GameShell:
@@ -83,6 +107,7 @@ class GameOverScreen(SizeGuard, Screen[None]):
                              style="bold")
                 yield Static(chart, id="go-chart-title")
                 yield Static(history_chart(names, history), id="go-chart")
+        yield Static(id="go-review")
         yield KeyFooter()
 
     def _scores(self, names: list[str]) -> RichTable:
@@ -137,10 +162,139 @@ class GameOverScreen(SizeGuard, Screen[None]):
     def action_help(self) -> None:
         from railgames.app.screens.help import HelpScreen
 
-        self.app.push_screen(HelpScreen(self.session.ruleset.id))
+        self.app.push_screen(HelpScreen(self.session.ruleset.id, "Game over", GAME_OVER_KEYS))
 
     def action_launcher(self) -> None:
+        if self._run is not None:  # Esc stops a review under way
+            self._stop_review("Review stopped.")
+            return
         self.rapp.to_launcher()
+
+    def on_unmount(self) -> None:
+        if self._worker is not None:
+            self._worker.stop()
+
+    # ------------------------------------------------------------ the review
+    def reviewable(self) -> list[int]:
+        """The seats R may review: this terminal's own at a host's table, else the people's."""
+        if not self.session.shared and self.session.seat is not None:
+            return [self.session.seat]
+        return self.session.humans()
+
+    def action_review(self) -> None:
+        if self._run is not None:
+            return
+        record = self.session.record
+        if record is None or self.session.result() is None:
+            self.notify("This game's record is not here, so it cannot be reviewed.",
+                        severity="warning")
+            return
+        seats = self.reviewable()
+        if not seats:
+            self.notify("Bots played every seat: there is no player's game to review.",
+                        severity="warning")
+            return
+        if len(seats) == 1:
+            self.review_seat(seats[0])
+            return
+        from railgames.app.screens.confirm import ConfirmScreen
+
+        names = [p.name for p in self.session.players]
+        buttons = [(f"seat-{s}", short_name(names[s]), str(i + 1)) for i, s in enumerate(seats)]
+
+        def chosen(answer: str | None) -> None:
+            if answer is not None and answer.startswith("seat-"):
+                self.review_seat(int(answer[5:]))
+
+        self.app.push_screen(ConfirmScreen("Whose game shall the search bot review?", buttons),
+                             chosen)
+
+    def review_seat(self, seat: int) -> None:
+        """Review ``seat``'s decisions in the worker process, then show the costliest."""
+        record = self.session.record
+        if record is None:
+            return
+        done = self._reviews.get(seat)
+        if done is not None:
+            self._show_review(done)
+            return
+        from railgames.app.bot_worker import BotWorker
+        from railgames.app.screens.review import ReviewRun
+
+        if self._worker is None:
+            self._worker = BotWorker()
+        run = ReviewRun(self._worker, self.session.ruleset, record.model_copy(deep=True), seat,
+                        lambda r: self.post_message(self.ReviewStep(r)),
+                        **({"budget": self.review_budget} if self.review_budget else {}))
+        self._run = run
+        self._say(run.progress_line(self.session.players[seat].name))
+        run.start()
+
+    class ReviewStep(Message):
+        """The worker finished a part of a review (sent from another thread)."""
+
+        def __init__(self, run: ReviewRun) -> None:
+            super().__init__()
+            self.run = run
+
+    def on_game_over_screen_review_step(self, message: ReviewStep) -> None:
+        message.stop()
+        run = message.run
+        if run is not self._run:
+            return  # stopped meanwhile
+        name = self.session.players[run.seat].name
+        if run.error is not None:
+            self._run = None
+            self._say("")
+            self.notify(f"The review could not be worked out: {run.error}", severity="error")
+            return
+        if run.review is None:
+            self._say(run.progress_line(name))
+            return
+        self._run = None
+        self._reviews[run.seat] = run.review
+        self._say("")
+        self._show_review(run.review)
+
+    def _stop_review(self, why: str) -> None:
+        run, self._run = self._run, None
+        if run is not None:
+            run.stop()  # the worker ends with the chunk it was on
+        self._worker = None  # the next review starts a fresh worker
+        self._say("")
+        self.notify(why)
+
+    def _say(self, line: str) -> None:
+        """The review's progress under the scores (nothing, and no room taken, without one)."""
+        shown = self.query_one("#go-review", Static)
+        shown.update(Text(line, style="bold") if line else "")
+        shown.display = bool(line)
+
+    def _show_review(self, review: Review) -> None:
+        from railgames.app.screens.review import ReviewScreen
+        from railgames.core.review import costliest
+
+        name = self.session.players[review.seat].name
+        if not review.decisions:
+            self.notify(f"{name} had no choice to make in this game: nothing to review.",
+                        title="Review")
+            return
+        if not costliest(review.decisions):
+            looked = len(review.decisions)
+            self.notify(f"No decision of {name}'s lost a point by the search's estimate "
+                        f"({looked} looked at).", title="Review")
+            return
+        record = self.session.record
+        assert record is not None
+        recording = Recording(self.session.ruleset, record.model_copy(deep=True), reveal_all=True)
+        # A host's table says what kind its bots are; a game here has its bot seats' kind.
+        bot_kind = getattr(self.session, "bot_kind", None)
+        self.app.push_screen(ReviewScreen(recording, review, name, on_leave=self.app.pop_screen,
+                                          on_try=self.try_again, bot_kind=bot_kind))
+
+    def try_again(self, record: GameRecord) -> None:
+        """A new game on this terminal from the record given (see ``ReviewScreen``)."""
+        self.rapp.play_from(record)
 
     def action_history(self) -> None:
         """Step through the whole game; everything is shown now that it is over."""

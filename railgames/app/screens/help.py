@@ -28,7 +28,9 @@ KEYS_HELP = """\
   comes first: **i** shows or folds the players and the key.
 - **Hand-off**: Enter when the named player has the keyboard; **q** or Esc to stop.
 - **Game over**: **b** the final board, **l** the whole log, **n** a new game,
-  Enter the launcher, **q** quit.
+  **R** a review of your game, Enter the launcher, **q** quit.
+- **Review**: **n** / **N** the next or previous costly decision, **t** try again from
+  it (a new game, you against bots), → ← one action, **j** a turn, Esc back.
 - **Logs**: ↑↓, PgUp/PgDn, Home/End scroll.
 
 A terminal smaller than a screen needs shows one line saying how big to make it.

@@ -143,7 +143,8 @@ class ViewerScreen(Screen[None]):
     def __init__(self, recording: Recording, *, kind: str = "demo", speed: float = 1.0,
                  start: int | None = None, playing: bool | None = None,
                  on_leave: Callable[[], object] | None = None) -> None:
-        """``kind`` is "demo", "watch" (a saved or finished game) or "history"."""
+        """``kind`` is "demo", "watch" (a saved or finished game), "history" or "review"
+        (a finished game's costly decisions, ``ReviewScreen``)."""
         super().__init__()
         self.recording = recording
         self.kind = kind
@@ -290,7 +291,8 @@ class ViewerScreen(Screen[None]):
     def _update_banner(self) -> None:
         rec = self.recording
         text = Text()
-        label = {"demo": "Demo", "watch": "Replay", "history": "History"}[self.kind]
+        label = {"demo": "Demo", "watch": "Replay", "history": "History",
+                 "review": "Review"}[self.kind]
         text.append(f" {self.ruleset.title} · {label} ", style="bold reverse")
         state = "▶ playing" if self.playing else "❚❚ paused"
         text.append(f" turn {self.ui.turn_of(rec.state)} · action {rec.position}/{rec.length} · "
