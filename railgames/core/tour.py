@@ -120,7 +120,7 @@ def piece_line(tour: Tour, index: int, ruleset: Ruleset[Any]) -> str:
     """The line that opens the tour's game ``index``: who plays, and what is new in it."""
     piece = tour.pieces[index]
     options = ", ".join(ruleset.option_labels.get(o, o) for o, on in piece.options.items() if on)
-    return (f"{'A game' if index == 0 else 'Another game, for the rules still to come'}: "
+    return (f"{'A game' if index == 0 else 'On to another game, for the rules still to come'}: "
             f"{piece.players} {piece.kind} bots, seed {piece.seed}"
             + (f", with the option: {options}" if options else "") + ".")
 

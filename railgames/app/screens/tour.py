@@ -168,10 +168,8 @@ class TourScreen(ViewerScreen):
         stop = stops[index]
         lines: list[Text] = []
         if index == 0 or stops[index - 1].piece != stop.piece:
-            head = piece_line(self.tour, stop.piece, self.ruleset)
-            if stop.piece > 0:
-                head = f"On to another game. {head}"
-            lines.append(Text(head, style="bold underline"))
+            lines.append(Text(piece_line(self.tour, stop.piece, self.ruleset),
+                              style="bold underline"))
         line = skip_line(stop, self.book)
         if line:
             lines.append(Text(f"\u2026 {line}", style="italic"))
