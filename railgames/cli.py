@@ -333,20 +333,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def _tour(args: argparse.Namespace) -> int:
-    """``demo GAME --tour --text``: every rule once, the stretches between told in a line."""
+    """``demo GAME --tour``: every rule once, the stretches between told in a line (in the
+    viewer, or with --text as plain text)."""
     from railgames.core.tour import chosen_tour, text_tour
     from railgames.games import load_ruleset
 
     chosen = [f"--{name}" for name in ("players", "map", "seed") if getattr(args, name) is not None]
     if chosen:
         raise RailgamesError(f"a tour plays its own seeded games: leave out {', '.join(chosen)}")
-    if not args.text:
-        raise RailgamesError(f"the tour is in text only for now: railgames demo {args.game} "
-                             "--tour --text")
     ruleset = load_ruleset(args.game)
-    for line in text_tour(chosen_tour(ruleset), ruleset):
-        print(line)
-    return 0
+    tour = chosen_tour(ruleset)
+    if args.text:
+        for line in text_tour(tour, ruleset):
+            print(line)
+        return 0
+    from railgames.games import playable_games, ruleset_class
+
+    if ruleset_class(args.game) not in playable_games():
+        raise RailgamesError(f"{ruleset.title} has no board in the app yet: "
+                             f"use railgames demo {args.game} --tour --text")
+    _quiet_collector()
+    from railgames.app.main import run_app
+
+    return run_app(watch={"tour": tour, "speed": args.speed or 1.0})
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
@@ -446,7 +455,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         demo.add_argument("--text", action="store_true",
                           help="print the narrated game to standard output (no app)")
         demo.add_argument("--tour", action="store_true",
-                          help="every rule once, the actions between skipped (with --text)")
+                          help="a quick tour: every rule once in under three minutes, the "
+                               "actions between skipped")
         demo.set_defaults(func=cmd_demo)
 
     if wanted("watch"):

@@ -470,3 +470,33 @@ def test_paths_under_a_players_folder_are_shown_from_there(monkeypatch: pytest.M
     monkeypatch.setenv("RAILGAMES_TABLES", "/somewhere/tables.sock")
     assert shown(f"Saved to {home}/saves/g.json") == "Saved to saves/g.json"
     assert str(tmp_path) not in where_saves_are()
+
+
+def test_a_quick_tour_over_ssh_at_80x24_explains_its_first_rule(host: HostProcess) -> None:
+    from railgames.core.rulebook import rulebook
+    from railgames.core.tour import chosen_tour
+
+    ruleset = load_ruleset("new-england")  # the first game of the launcher's list
+    tour = chosen_tour(ruleset)
+    first_rule = rulebook(ruleset)[tour.stops[0].rules[0]].title
+
+    async def scenario() -> None:
+        ann = await Terminal(80, 24).open(host.port, "ann", PASSWORD)
+        try:
+            await ann.wait_for("Host a table")
+            ann.press("g")  # the games on this terminal
+            await ann.wait_for("Quick tour")
+            ann.press("t")
+            await ann.wait_for("New England Railways · Quick tour", 60)
+            ann.press(" ", "home")  # paused, at the first stop's start
+            await ann.wait_for("paused")
+            await ann.wait_for(f"NEW RULE: {first_rule}")
+            await ann.wait_for("Stop 1 of")
+            ann.press("n")
+            await ann.wait_for("stop 2/")
+            ann.press("d")  # the whole demo, from the tour
+            await ann.wait_for("New England Railways · Demo", 60)
+        finally:
+            await ann.close()
+
+    run(scenario)

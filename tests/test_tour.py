@@ -19,6 +19,7 @@ from railgames.core.tour import (
     missing_rules,
     new_rule_stops,
     skip_line,
+    stop_seconds,
 )
 from railgames.games import launcher_ids, load_ruleset
 
@@ -40,6 +41,8 @@ def test_the_chosen_tour_explains_every_rule_in_under_three_minutes(game: str) -
     # Each rule is explained once: no stop repeats a rule shown before.
     shown = [r for stop in tour.stops for r in stop.rules]
     assert len(shown) == len(set(shown))
+    # The viewer's time at each stop adds up to the tour's.
+    assert sum(stop_seconds(tour, i) for i in range(len(tour.stops))) == tour.seconds
 
 
 def test_every_tour_game_is_listed() -> None:
@@ -91,7 +94,7 @@ def test_demo_tour_text_explains_every_rule_once(capsys: pytest.CaptureFixture[s
 
 @pytest.mark.parametrize(("args", "reason"), [
     (["--seed", "3", "--text"], "a tour plays its own seeded games: leave out --seed"),
-    ([], "the tour is in text only for now"),
+    (["--players", "4"], "a tour plays its own seeded games: leave out --players"),
 ])
 def test_demo_tour_refuses_what_it_cannot_do_in_one_line(
         capsys: pytest.CaptureFixture[str], args: list[str], reason: str) -> None:

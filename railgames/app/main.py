@@ -51,7 +51,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         layout_once.install()
         css_cache.install()  # the CSS parsed at an earlier start, not parsed again
         super().__init__()
-        self.to_watch = watch  # a record to open in the viewer (demo or watch command)
+        self.to_watch = watch  # a record (demo or watch command) or a tour to open in the viewer
         self.new_game = new_game
         self.load_path = load_path
         self.bot_delay = _env_delay() if bot_delay is None else bot_delay
@@ -92,7 +92,9 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         self.call_after_refresh(css_cache.save)  # what this start parsed, for the next
         self.call_after_refresh(self._tidy_saves)
         spec = self.to_watch
-        if spec is not None:
+        if spec is not None and "tour" in spec:
+            self.open_tour(spec["tour"], speed=float(spec.get("speed", 1.0)))
+        elif spec is not None:
             self.open_viewer(spec["record"], "demo" if spec.get("demo") else "watch",
                              speed=float(spec.get("speed", 1.0)), start=int(spec.get("start", 0)),
                              playing=bool(spec.get("playing", True)))
@@ -287,6 +289,25 @@ class RailgamesApp(compat.FrameFilter, App[int]):
             self.notify(exc.reason, title="Cannot start the demo", severity="error")
             return
         self.open_viewer(record, "demo")
+
+    def start_tour(self, game_id: str) -> None:
+        from railgames.core.tour import chosen_tour
+        from railgames.games import load_ruleset
+
+        try:
+            tour = chosen_tour(load_ruleset(game_id))
+        except RailgamesError as exc:
+            self.notify(exc.reason, title="Cannot start the tour", severity="error")
+            return
+        self.open_tour(tour)
+
+    def open_tour(self, tour: Any, speed: float = 1.0) -> None:
+        """The quick tour (a ``railgames.core.tour.Tour``) in the viewer: its stops only."""
+        from railgames.app.screens.tour import TourScreen
+
+        self._pop_to_launcher()
+        self.push_screen(TourScreen.of_tour(tour, speed=speed))
+        self.call_after_refresh(gc.freeze)  # as for a demo: the tour's games stay put
 
     def show_recording_over(self, viewer: Any) -> None:
         """The game-over screen at the end of a demo or replay; h goes back to the viewer."""

@@ -105,6 +105,26 @@ class Tour:
                 + len(self.rules) * READING_PAUSE * ACTION_SECONDS + self.skips * SKIP_SECONDS)
 
 
+def stop_seconds(tour: Tour, index: int) -> float:
+    """How long the viewer stays on the tour's stop ``index`` at speed 1: the line that
+    opens its game (at a game's first stop), its skip line, its action, its rules.
+    The stops' times add up to ``Tour.seconds``."""
+    stop = tour.stops[index]
+    opens = index == 0 or tour.stops[index - 1].piece != stop.piece
+    return ((PIECE_SECONDS if opens else 0.0) + (SKIP_SECONDS if stop.skipped else 0.0)
+            + (ACTION_SECONDS if stop.position > 0 else 0.0)
+            + len(stop.rules) * READING_PAUSE * ACTION_SECONDS)
+
+
+def piece_line(tour: Tour, index: int, ruleset: Ruleset[Any]) -> str:
+    """The line that opens the tour's game ``index``: who plays, and what is new in it."""
+    piece = tour.pieces[index]
+    options = ", ".join(ruleset.option_labels.get(o, o) for o, on in piece.options.items() if on)
+    return (f"{'A game' if index == 0 else 'On to another game, for the rules still to come'}: "
+            f"{piece.players} {piece.kind} bots, seed {piece.seed}"
+            + (f", with the option: {options}" if options else "") + ".")
+
+
 def play_piece(ruleset: Ruleset[Any], piece: Piece) -> Game:
     """The finished bot game of ``piece`` (as ``play_bot_game``, with the piece's options)."""
     players: Sequence[PlayerSpec] = bot_players(piece.players, piece.kind)
@@ -188,12 +208,9 @@ def text_tour(tour: Tour, ruleset: Ruleset[Any], width: int = 100) -> Iterator[s
     minutes, seconds = divmod(round(tour.seconds), 60)
     yield (f"About {minutes} min {seconds:02d} s at the viewer's pace: "
            f"{tour.actions} actions of {sum(len(g.record.actions) for g in tour.games)} played.")
-    for index, (piece, game) in enumerate(zip(tour.pieces, tour.games, strict=True)):
+    for index, game in enumerate(tour.games):
         yield ""
-        options = ", ".join(ruleset.option_labels.get(o, o) for o, on in piece.options.items() if on)
-        yield (f"{'A game' if index == 0 else 'Another game, for the rules still to come'}: "
-               f"{piece.players} {piece.kind} bots, seed {piece.seed}"
-               + (f", with the option: {options}" if options else "") + ".")
+        yield piece_line(tour, index, ruleset)
         events: dict[int, list[Event]] = {}
         for event in game.log:
             events.setdefault(0 if event.action == SETUP else event.action + 1, []).append(event)

@@ -36,7 +36,7 @@ class NetLauncherScreen(LauncherScreen):
 
     # What the footer keeps on a short line, most important first.
     FOOTER_KEEP = ("host_table", "join_table", "rules", "app.quit", "home", "new_game",
-                   "continue_game", "watch_demo")
+                   "continue_game", "watch_demo", "quick_tour")
     BINDINGS = [
         Binding("h", "host_table", "Host a table"),
         Binding("j", "join_table", "Join a table"),

@@ -17,7 +17,11 @@ KEYS_HELP = """\
 # Keys
 
 - **Launcher**: ↑↓ pick a game, **n** or Enter new game, **c** continue a saved game,
-  **r** or **?** the rules, **q** quit.
+  **w** watch a demo (bots play a whole game, every rule explained as it is used),
+  **t** a quick tour (every rule once, in under three minutes, the actions between
+  skipped), **r** or **?** the rules, **q** quit.
+- **Demo or tour**: space pause, → and ← one action (in a tour: one stop) on and back,
+  **n** the next new rule, **d** (in a tour) a whole demo, **?** all the keys, Esc leave.
 - **Setting up**: Tab moves between fields (Enter in a name too); the game starts only
   with the Start button or **ctrl+s**; Esc goes back.
 - **Continue**: ↑↓ pick a save, Enter resumes it; Esc goes back.
