@@ -274,7 +274,10 @@ async def _walk(app: Any, keys: Sequence[str] = ()) -> list[str]:
         for direction, times in (("up", 12), ("left", 30), ("down", 30), ("right", 40),
                                  ("up", 30), ("left", 15), ("down", 8)):
             for _ in range(times):
+                was = board.cursor_city
                 await pilot.press(direction)  # (press waits until the screen is drawn)
+                if board.cursor_city == was:
+                    break  # the edge of the board that way: more presses go nowhere
                 view = Region(*board.scroll_offset, *board.scrollable_content_region.size)
                 if not view.contains_region(board.city_region(board.cursor_city)):
                     lost.append(f"{direction} to {board.cursor_city}")
