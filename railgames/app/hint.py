@@ -16,6 +16,7 @@ from typing import Any
 
 from rich.text import Text
 
+from railgames.app.gameui import GameUI
 from railgames.core.coach import Advice, points, reason
 
 THINKING = "Thinking about your move…"
@@ -38,7 +39,12 @@ def in_game_words(advice: Advice, ruleset: Any, ui: Any, state: Any,
     """``advice`` with each move labelled as the game's choice list labels it."""
     def label(action: Any, fallback: str) -> str:
         try:
-            return str(ui.describe(state, action, names)) or fallback
+            words = str(ui.describe(state, action, names))
+            # A move the game has no words for (an amount typed in, say) gets only the
+            # field names of the plain default ("bid amount=4000"): its log line says it better.
+            if words == GameUI.describe(ui, state, action, names):
+                return fallback
+            return words or fallback
         except Exception:  # noqa: BLE001 - a label is only words: keep the log's then
             return fallback
 
