@@ -4,9 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from textual.widgets import RichLog
+
 from railgames.app.screens.game import GameScreen
 from railgames.app.screens.game_over import GameOverScreen
 from railgames.app.screens.handoff import HandoffScreen
+from railgames.app.screens.viewer import ViewerScreen
 from railgames.core.engine import Game
 from railgames.core.record import GameRecord, PlayerSpec
 from railgames.core.simulate import bot_players, play_bot_game
@@ -157,3 +160,16 @@ def spy_refresh(board: Any, monkeypatch: Any) -> list[tuple[Any, ...]]:
 
     monkeypatch.setattr(board, "refresh", spy)
     return calls
+
+
+def narration_of(screen: ViewerScreen) -> str:
+    return "\n".join(line.text for line in screen.query_one("#v-narration", RichLog).lines)
+
+
+async def wait_for(pilot: Any, app: Any, kind: type, tries: int = 400) -> Any:
+    for _ in range(tries):
+        if isinstance(app.screen, kind):
+            await pilot.pause()
+            return app.screen
+        await pilot.pause(0.02)
+    raise AssertionError(f"no {kind.__name__} came (on {type(app.screen).__name__})")

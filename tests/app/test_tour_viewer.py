@@ -5,30 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import RichLog
 
 from railgames.app.main import RailgamesApp
 from railgames.app.screens.launcher import LauncherScreen
 from railgames.app.screens.tour import TourEndScreen, TourScreen
-from railgames.app.screens.viewer import ViewerScreen
 from railgames.app.widgets.footer import KeyFooter
 from railgames.core.rulebook import rulebook
 from railgames.core.tour import chosen_tour, skip_line
 from railgames.games import load_ruleset
-from tests.app.driving import run_async, screen_text
-
-
-def narration_of(screen: ViewerScreen) -> str:
-    return "\n".join(line.text for line in screen.query_one("#v-narration", RichLog).lines)
-
-
-async def wait_for(pilot: Any, app: Any, kind: type, tries: int = 400) -> Any:
-    for _ in range(tries):
-        if isinstance(app.screen, kind):
-            await pilot.pause()
-            return app.screen
-        await pilot.pause(0.02)
-    raise AssertionError(f"no {kind.__name__} came (on {type(app.screen).__name__})")
+from tests.app.driving import narration_of, run_async, screen_text, wait_for
 
 
 @run_async

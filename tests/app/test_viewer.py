@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Input, RichLog
+from textual.widgets import Input
 
 from railgames.app.main import RailgamesApp
 from railgames.app.saves import saves_dir
@@ -24,22 +24,9 @@ from railgames.core.record import GameRecord, PlayerSpec, load_record, save_reco
 from railgames.core.rulebook import rulebook
 from railgames.games import load_ruleset, playable_games, ruleset_class
 from railgames.games.paris_connection.ui import holdings_line
-from tests.app.driving import bot_record, run_async, screen_text, truncated
+from tests.app.driving import bot_record, narration_of, run_async, screen_text, truncated, wait_for
 
 SIZE = (120, 40)
-
-
-def narration_of(screen: ViewerScreen) -> str:
-    return "\n".join(line.text for line in screen.query_one("#v-narration", RichLog).lines)
-
-
-async def wait_for(pilot: Any, app: Any, kind: type, tries: int = 400) -> Any:
-    for _ in range(tries):
-        if isinstance(app.screen, kind):
-            await pilot.pause()
-            return app.screen
-        await pilot.pause(0.02)
-    raise AssertionError(f"no {kind.__name__} came (on {type(app.screen).__name__})")
 
 
 @run_async
