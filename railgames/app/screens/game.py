@@ -188,6 +188,12 @@ class GameScreen(SizeGuard, Screen[None]):
         # The table's talk, under the game (a host's table; none on this terminal's).
         talk = talk_of(session)
         self._talk = TalkPanel(talk, id="talk") if talk is not None else None
+        # A tutorial's lesson, under the game (only a tutorial's table has one).
+        self._lesson: Any = None
+        if getattr(session, "lesson", None) is not None:
+            from railgames.app.widgets.lesson import LessonPanel
+
+            self._lesson = LessonPanel(id="lesson")
 
     @property
     def rapp(self) -> GameShell:
@@ -206,6 +212,8 @@ class GameScreen(SizeGuard, Screen[None]):
                 yield QuietStatic(legend or "", id="legend", classes="given" if legend else "")
                 yield ActionPanel(id="actions")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        if self._lesson is not None:
+            yield self._lesson
         if self._talk is not None:
             yield self._talk
         yield KeyFooter(relabel=True)
@@ -368,6 +376,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self._update_banner()
         self._update_log()
         self.refresh_bindings()
+        self._show_lesson()
         if prompt is None:
             self.board.set_highlight()
             self.panel.show_prompt(None, state, self.ui, self.names)
@@ -375,6 +384,8 @@ class GameScreen(SizeGuard, Screen[None]):
             self._nothing_to_choose()
             if self.review:
                 self.board.focus()  # the cursor walks the final board (Enter chooses nothing)
+            elif self._lesson is not None:
+                self._tutorial_over()
             elif not self.finished_on_open:
                 self.rapp.show_game_over(session)
             return
@@ -418,6 +429,48 @@ class GameScreen(SizeGuard, Screen[None]):
         else:
             self._at_keyboard = prompt.seat
             self._focus_for_prompt()
+        self._suggest_lesson()
+
+    # ------------------------------------------------------------ a tutorial's lesson
+    def _show_lesson(self) -> None:
+        if self._lesson is None:
+            return
+        self._lesson.show(self.session.lesson, roomy=not self.has_class("short"))  # type: ignore[attr-defined]
+
+    def _suggest_lesson(self) -> None:
+        """Highlight the lesson's expected move, so Enter takes it: an amount in its field
+        (which gets the keys), a choice in the list, a place under the map's cursor."""
+        if self._lesson is None:
+            return
+        expected = self.session.lesson.expected  # type: ignore[attr-defined]
+        prompt = self.panel.prompt
+        if expected is None or prompt is None or not self.panel.suggest(expected):
+            return
+        amount = prompt.amount
+        if amount is not None:
+            kind = expected.get("type") if isinstance(expected, dict) else getattr(expected, "type", None)
+            if kind == amount.action_type:
+                self.panel.focus_input()  # the field holds the amount
+            else:
+                self.panel.query_one("#ap-options", OptionList).focus()
+            return
+        key = self._list_key()
+        if self.panel.board_level and not self._picks_from_list() and key is not None:
+            try:  # Enter on the map takes the place under the cursor: put it there
+                self.board.cursor_city = key
+            except (KeyError, ValueError):  # not a place (e.g. pass): the list takes it
+                self.panel.query_one("#ap-options", OptionList).focus()
+
+    def _tutorial_over(self) -> None:
+        from railgames.app.screens.tutorial_end import TutorialEndScreen
+
+        if getattr(self, "_tutorial_ended", False):
+            return
+        self._tutorial_ended = True
+
+        lesson = self.session.lesson  # type: ignore[attr-defined]
+        game_id = self.session.ruleset.id
+        self.call_later(lambda: self.app.push_screen(TutorialEndScreen(game_id, lesson)))
 
     def _hand_off(self, seat: int, note: str, then: Any) -> None:
         """Show the hand-off screen; the player still at the keyboard may take back their move."""
@@ -905,6 +958,8 @@ class GameScreen(SizeGuard, Screen[None]):
     def action_help(self) -> None:
         prompt = self.session.prompt()
         talk = TALK_HELP if self._talk is not None else None
+        if self._lesson is not None:
+            talk = getattr(self.session, "KEYS_HELP", None)
         self.app.push_screen(HelpScreen(self.session.ruleset.id, prompt.step if prompt else None,
                                         prompt.help if prompt else None, table_keys=talk))
 

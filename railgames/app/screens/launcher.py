@@ -126,6 +126,7 @@ def launcher_buttons() -> list[Button]:
         LauncherButton(Content("New game [n]"), id="new", variant="primary"),
         LauncherButton(Content("Continue [c]"), id="continue"),
         LauncherButton(Content("Watch a demo [w]"), id="demo"),
+        LauncherButton(Content("Learn [l]"), id="learn"),
         LauncherButton(Content("Rules [r]"), id="rules"),
         LauncherButton(Content("Quit [q]"), id="quit"),
     ]
@@ -140,11 +141,12 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
     # Below 72 columns the Rules and Quit buttons make way (r and q, and the footer, remain).
     HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (72, "-roomy")]
     # What the footer keeps on a short line, most important first.
-    FOOTER_KEEP = ("new_game", "rules", "app.quit", "continue_game", "watch_demo")
+    FOOTER_KEEP = ("new_game", "rules", "app.quit", "continue_game", "learn", "watch_demo")
     BINDINGS = [
         Binding("n", "new_game", "New game"),
         Binding("c", "continue_game", "Continue"),
         Binding("w", "watch_demo", "Watch a demo"),
+        Binding("l", "learn", "Learn to play"),
         Binding("r,question_mark,f1", "rules", "Rules"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -245,7 +247,8 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"new": self.action_new_game, "continue": self.action_continue_game,
-                   "rules": self.action_rules, "demo": self.action_watch_demo, "quit": self.app.exit}
+                   "rules": self.action_rules, "demo": self.action_watch_demo, "learn": self.action_learn,
+                   "quit": self.app.exit}
         actions[event.button.id or "quit"]()
 
     def action_new_game(self) -> None:
@@ -261,6 +264,11 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
     def action_watch_demo(self) -> None:
         self.notify("Bots are playing the game for the demo…", timeout=2)
         self.call_after_refresh(self.rapp.start_demo, self.selected)
+
+    def action_learn(self) -> None:
+        """The selected game's tutorial: a game against bots, played with a lesson at each step."""
+        self.notify("Setting up the tutorial…", timeout=2)
+        self.call_after_refresh(self.rapp.start_tutorial, self.selected)
 
     def action_rules(self) -> None:
         from railgames.app.screens.help import HelpScreen
