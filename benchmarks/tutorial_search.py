@@ -25,9 +25,12 @@ from railgames.games import launcher_ids, load_ruleset
 OUT = FilePath(__file__).resolve().parents[1] / "railgames" / "core" / TUTORIALS_FILE
 MOST_MOVES = 90  # a longer tutorial is not kept, whatever it teaches
 # The rules no single move shows, and the moves that work towards them (see the
-# module railgames/core/tutorial.py): a hand grown past its limit by taking two.
+# module railgames/core/tutorial.py): a hand grown past its limit by taking two; a bid
+# made, to drop out of the auction after (with the option on); a build ended early.
 LEADS: dict[str, dict[str, dict[str, Any]]] = {
     "paris-connection": {"pc.holding_limit": {"type": "trade", "count": 2}},
+    "railways-of-the-world": {"rw.pass_pays_half": {"type": "bid"},
+                              "rw.remove_incomplete": {"type": "end_build"}},
 }
 
 

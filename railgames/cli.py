@@ -468,7 +468,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     if wanted("learn"):
         learn = sub.add_parser("learn", help="a tutorial you play: a short game against bots, "
                                              "a lesson at each step",
-                               description="Learn a game by playing it: a seeded game against "
+                               description="A tutorial you play: a seeded game against "
                                            "bots where each step says what to do and why, and "
                                            "every rule comes up once. Quitting keeps your place.")
         learn.add_argument("game")

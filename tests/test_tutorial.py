@@ -48,7 +48,7 @@ def drive_to_learner(table: CoachedTable) -> None:
 
 
 def test_the_coached_table_follows_the_expected_path() -> None:
-    game = "american-rails"
+    game = "paris-connection"
     table = CoachedTable.start(game, autosave=False)
     path = play_path(load_ruleset(game), chosen_spec(game))
     while not table.is_over():

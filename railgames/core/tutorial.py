@@ -115,15 +115,28 @@ def taught_in(game: Game) -> set[str]:
     return set(rules_of(game.log))
 
 
-def probe(ruleset: Ruleset[Any], state: Any, action: Any) -> list[str]:
-    """The rules ``action`` brings into play from ``state`` (played on a copy)."""
+def probe(ruleset: Ruleset[Any], state: Any, action: Any, deeper: int = 1) -> list[Any]:
+    """The rules ``action`` brings into play from ``state`` (played on a copy).
+
+    A move that only opens a choice of the same seat's (urbanize, then which city)
+    shows nothing itself: what the choices it opens would show is counted for it,
+    ``deeper`` levels down.
+    """
     copy = SearchHooks.copy(state)
     events: list[Event] = []
     try:
         ruleset.execute(copy, action, EventLog(events, 0))
     except Exception:  # noqa: BLE001 - not playable as listed: it teaches nothing here
         return []
-    return rules_of(events)
+    if events or deeper <= 0:
+        return rules_of(events)
+    prompt = ruleset.prompt(copy)
+    if prompt is None or prompt.seat != getattr(action, "seat", None):
+        return []
+    found: list[str] = []
+    for then in candidates(ruleset, prompt):  # as many as the choice itself will try
+        found.extend(r for r in probe(ruleset, copy, then, deeper - 1) if r not in found)
+    return found
 
 
 def candidates(ruleset: Ruleset[Any], prompt: Prompt, limit: int = TRIED) -> list[Any]:
@@ -181,22 +194,28 @@ def expected_move(game: Game, taught: set[str], wanted: set[str], kind: str = "g
     missing = wanted - taught
     if not missing:
         return Expected(greedy, ())
-    own = tuple(r for r in probe(ruleset, state, greedy) if r in missing)
-    if own:
-        return Expected(greedy, own)
-    greedy_key = action_key(greedy)
-    best: Expected | None = None
-    for action in candidates(ruleset, prompt):
-        if action_key(action) == greedy_key:
-            continue
-        new = tuple(r for r in probe(ruleset, state, action) if r in missing)
-        if new and (best is None or len(new) > len(best.new)):
-            best = Expected(action, new)
-    if best is not None:
-        return best
+    # What a move shows itself comes first; what the choice a move opens would show (see
+    # ``probe``) only where no move shows anything: a move that goes back to an earlier
+    # choice (cancel) is never preferred to what that choice itself offers.
+    tried = [greedy, *(a for a in candidates(ruleset, prompt)
+                       if action_key(a) != action_key(greedy))]
+    for deeper in (0, 1):
+        best: Expected | None = None
+        for action in tried:
+            new = tuple(r for r in probe(ruleset, state, action, deeper) if r in missing)
+            if new and (best is None or len(new) > len(best.new)):
+                best = Expected(action, new)
+            if best is not None and action is greedy:
+                return best  # the bot's own choice, where it shows something new
+        if best is not None:
+            return best
+    actions = game.record.actions
+    last = next((a for a in reversed(actions) if a.get("seat") == prompt.seat), None)
     for rule, fields in (leads or {}).items():
-        if rule in missing:
-            lead = next((a for a in prompt.choices if leads_to(a, fields)), None)
+        # A lead is followed one move at a time: bid once, then the game goes on (drop out).
+        if rule in missing and not (last is not None and leads_to(last, fields)):
+            lead = next((a for a in [*prompt.choices, *candidates(ruleset, prompt)]
+                         if leads_to(a, fields)), None)
             if lead is not None:
                 return Expected(lead, (), rule)
     return Expected(greedy, ())

@@ -138,8 +138,9 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
     DEFAULT_CSS = """
     LauncherScreen #launcher-buttons Button { min-width: 8; }
     """
-    # Below 72 columns the Rules and Quit buttons make way (r and q, and the footer, remain).
-    HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (72, "-roomy")]
+    # Below 72 columns the Rules and Quit buttons make way, below 90 the Quit button (r
+    # and q, and the footer, remain).
+    HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (72, "-narrow"), (90, "-roomy")]
     # What the footer keeps on a short line, most important first.
     FOOTER_KEEP = ("new_game", "rules", "app.quit", "continue_game", "learn", "watch_demo")
     BINDINGS = [
