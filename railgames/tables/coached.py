@@ -81,7 +81,7 @@ class CoachedTable(Session):
         self._seen_for: tuple[int, int] | None = None
         self._first: dict[str, int] = {}  # rule -> the action that first showed it (-1: set-up)
         self._expected_for: tuple[int, int, Expected] | None = None
-        self._lesson_for: tuple[tuple[int, int], Lesson] | None = None
+        self._lesson_for: tuple[tuple[int, int, int], Lesson] | None = None
 
     # --- creation
     @classmethod
@@ -130,7 +130,8 @@ class CoachedTable(Session):
 
     @property
     def lesson(self) -> Lesson:
-        mark = self.mark()
+        # (A move that only opens a choice adds no event: the actions are counted too.)
+        mark = (*self.mark(), len(self.game.record.actions))
         kept = self._lesson_for
         if kept is None or kept[0] != mark:
             kept = self._lesson_for = (mark, self._lesson())
@@ -159,6 +160,8 @@ class CoachedTable(Session):
                 lines.append(f"{self.game.players[prompt.seat].name} is to move.")
         else:
             what = imperative(said(self.game.ruleset, self.game.state, exp.action, self.spec.seat))
+            if what == type(exp.action).__name__:  # a move that only opens a choice: no line
+                what = " ".join(str(v) for k, v in exp.action.__dict__.items() if k != "seat")
             what = what[:1].upper() + what[1:]
             if exp.new:
                 lines.append(f"Do: {what}. New rule \u2014 {rule_line(self.book, exp.new[0])}")

@@ -190,6 +190,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self._talk = TalkPanel(talk, id="talk") if talk is not None else None
         # A tutorial's lesson, under the game (only a tutorial's table has one).
         self._lesson: Any = None
+        self._lesson_holds_list = False  # the list shows the lesson's move, no place on the map
         if getattr(session, "lesson", None) is not None:
             from railgames.app.widgets.lesson import LessonPanel
 
@@ -442,6 +443,7 @@ class GameScreen(SizeGuard, Screen[None]):
         (which gets the keys), a choice in the list, a place under the map's cursor."""
         if self._lesson is None:
             return
+        self._lesson_holds_list = False
         expected = self.session.lesson.expected  # type: ignore[attr-defined]
         prompt = self.panel.prompt
         if expected is None or prompt is None or not self.panel.suggest(expected):
@@ -455,11 +457,20 @@ class GameScreen(SizeGuard, Screen[None]):
                 self.panel.query_one("#ap-options", OptionList).focus()
             return
         key = self._list_key()
-        if self.panel.board_level and not self._picks_from_list() and key is not None:
-            try:  # Enter on the map takes the place under the cursor: put it there
-                self.board.cursor_city = key
-            except (KeyError, ValueError):  # not a place (e.g. pass): the list takes it
-                self.panel.query_one("#ap-options", OptionList).focus()
+        options = self.panel.query_one("#ap-options", OptionList)
+        if not self.panel.board_level or key is None:
+            options.focus()  # a level of the choice that is no place on the map: the list
+            return
+        if not self._is_place(key):
+            # Not a place (ending a build, passing): the list takes it. Highlighting it
+            # put the map's cursor on a place that is a choice, and the list followed
+            # the cursor: it is put back, and the cursor's message (still to come) leaves
+            # it there (see on_board_cursor_moved).
+            self.panel.suggest(expected)
+            options.focus()
+            self._lesson_holds_list = True
+        elif not self._picks_from_list():
+            self.board.cursor_city = key  # Enter on the map takes the place under the cursor
 
     def _tutorial_over(self) -> None:
         from railgames.app.screens.tutorial_end import TutorialEndScreen
@@ -787,6 +798,8 @@ class GameScreen(SizeGuard, Screen[None]):
         self._city_chosen(event.city)
 
     def on_board_cursor_moved(self, event: Any) -> None:
+        if self._lesson_holds_list and not self.board.has_focus:
+            return  # the lesson's move, no place on the map, stays highlighted in the list
         self._cursor_moved(event.city)
 
     # ------------------------------------------------------------ keys
