@@ -125,6 +125,8 @@ def test_the_learners_move_is_said_as_what_to_do() -> None:
     assert imperative("You puts a Liberty share up for auction") == \
         "put a Liberty share up for auction"
     assert imperative("You passes") == "pass"
+    assert imperative("You returns a red locomotive and takes 2 yellow") == \
+        "return a red locomotive and take 2 yellow"
     assert imperative("You builds 3 track") == "build 3 track"
     assert imperative("Ann passes") == "Ann passes"
 
@@ -144,3 +146,24 @@ def test_a_tutorial_resumes_where_it_was_left(monkeypatch: pytest.MonkeyPatch,
     again, resumed = open_tutorial("paris-connection")
     assert resumed and again.record.actions == made
     again.close()
+
+
+def test_a_move_away_from_a_lead_is_refused() -> None:
+    # Paris Connection's hand over its limit comes from taking two, trade after trade.
+    table = CoachedTable.start("paris-connection", autosave=False)
+    for _ in range(200):
+        drive_to_learner(table)
+        exp = table.expected()
+        assert exp is not None
+        if exp.lead is not None:
+            prompt = table.prompt()
+            assert prompt is not None
+            other = next(a for a in prompt.choices if a.type != "trade")
+            before = list(table.record.actions)
+            with pytest.raises(IllegalAction) as refused:
+                table.submit(other)
+            assert "works towards Too many locomotives" in refused.value.reason
+            assert table.record.actions == before
+            return
+        table.submit(exp.action)
+    pytest.fail("no lead on the way")

@@ -291,15 +291,31 @@ def imperative(line: str, name: str = LEARNER_NAME) -> str:
     if head != name or not rest:
         return line
     verb, _, tail = rest.partition(" ")
+    if " and " in tail:  # 'returns a red one and takes two': both verbs
+        before, _, after = tail.partition(" and ")
+        second, _, end = after.partition(" ")
+        if second.endswith("s"):
+            tail = f"{before} and {base_form(second)} {end}".strip()
+    return f"{base_form(verb)} {tail}".strip()
+
+
+def base_form(verb: str) -> str:
     if verb in IRREGULAR:
-        verb = IRREGULAR[verb]
-    elif verb.endswith("ies"):
-        verb = verb[:-3] + "y"
-    elif verb.endswith(("sses", "shes", "ches", "xes", "zes")):
-        verb = verb[:-2]
-    elif verb.endswith("s") and not verb.endswith("ss"):
-        verb = verb[:-1]
-    return f"{verb} {tail}".strip()
+        return IRREGULAR[verb]
+    if verb.endswith("ies"):
+        return verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss"):
+        return verb[:-1]
+    return verb
+
+
+def lead_refusal(book: RuleBook, rule: str) -> str:
+    """Why another move is taken back where the expected one works towards ``rule``."""
+    title = book[rule].title if rule in book else rule
+    return (f"not this one yet: the highlighted move works towards {title}, a rule still to "
+            "come (Enter takes it)")
 
 
 def refusal(book: RuleBook, new: Sequence[str]) -> str:

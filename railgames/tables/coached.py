@@ -7,9 +7,9 @@ move (the screen highlights it so Enter takes it); and what the bots' moves
 have just shown. Tables without it answer None (``lesson_of``), as for ``talk``.
 
 ``submit`` takes the expected move, and another legal move where the lesson does
-not depend on it (the expected move shows nothing new, or the other shows the
-same rules). Where it does, the move is refused with one line saying why, and
-nothing changes. After another move the expected moves are worked out from the
+not depend on it (the expected move shows nothing new and works towards no rule
+still to come, or the other shows the same rules). Where it does, the move is
+refused with one line saying why, and nothing changes. After another move the expected moves are worked out from the
 position reached. The bots are greedy, each decision made by a bot made for it
 (so a resumed tutorial goes on as it would have), seeking untaught rules where
 the tutorial says so. Nothing here imports Textual.
@@ -34,6 +34,8 @@ from railgames.core.tutorial import (
     chosen_spec,
     expected_move,
     imperative,
+    lead_refusal,
+    leads_to,
     probe,
     refusal,
     rule_line,
@@ -167,13 +169,14 @@ class CoachedTable(Session):
                 lines.append(f"Do: {what}. New rule \u2014 {rule_line(self.book, exp.new[0])}")
                 more.extend(self.book[r].full for r in exp.new if r in self.book)
             elif exp.lead is not None:
-                lines.append(f"Suggested: {what}: it leads towards a rule still to come, "
-                             f"{self.book[exp.lead].title} (any move is fine).")
+                lines.append(f"Do: {what}. It works towards a rule still to come: "
+                             f"{rule_line(self.book, exp.lead)}")
             else:
                 lines.append(f"Suggested: {what} (any move is fine here: nothing new hangs on it).")
         if shown:
-            titles = ", ".join(self.book[r].title if r in self.book else r for r in shown)
-            lines.append(f"Just shown: {titles}.")
+            titles = [self.book[r].title if r in self.book else r for r in shown]
+            more_titles = f" and {len(titles) - 3} more (in the log)" if len(titles) > 3 else ""
+            lines.append(f"Just shown: {', '.join(titles[:3])}{more_titles}.")
             more.extend(self.book[r].full for r in shown if r in self.book)
         return Lesson(tuple(line for line in lines if line), tuple(more),
                       exp.action if exp else None, taught=taught, rules=total)
@@ -189,6 +192,9 @@ class CoachedTable(Session):
                 brings = set(probe(self.game.ruleset, self.game.state, parsed))
                 if not set(exp.new) <= brings:
                     raise IllegalAction(refusal(self.book, exp.new))
+            lead = exp.lead
+            if lead is not None and not leads_to(parsed, self.spec.leads[lead]):
+                raise IllegalAction(lead_refusal(self.book, lead))
         return super().submit(action)
 
     def bot_thinks_long(self) -> bool:

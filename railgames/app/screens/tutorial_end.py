@@ -24,7 +24,7 @@ class TutorialEndScreen(SizeGuard, Screen[None]):
     TutorialEndScreen > Vertical { width: 76; max-width: 100%; height: auto; max-height: 100%;
                                    border: thick $success; padding: 0 1; }
     TutorialEndScreen #te-body { height: auto; max-height: 14; }
-    TutorialEndScreen Horizontal { height: auto; margin-top: 1; }
+    TutorialEndScreen #te-buttons { height: auto; margin-top: 1; }
     TutorialEndScreen Button { margin-right: 2; }
     """
     BINDINGS = [
@@ -56,17 +56,17 @@ class TutorialEndScreen(SizeGuard, Screen[None]):
             yield Static(Content.from_markup("[b]Tutorial finished[/b]"))
             with VerticalScroll(id="te-body"):
                 yield Static("\n".join(body))
-            with Horizontal():
-                yield Button(Content("Play a real game [p]"), id="play", variant="success")
-                yield Button(Content("Launcher [b]"), id="launcher")
+            with Horizontal(id="te-buttons"):
+                yield Button(Content("Play a real game [p]"), id="te-play", variant="success")
+                yield Button(Content("Launcher [b]"), id="te-launcher")
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#play", Button).focus()
+        self.query_one("#te-play", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
-        if event.button.id == "play":
+        if event.button.id == "te-play":
             self.action_play()
         else:
             self.action_launcher()
