@@ -611,6 +611,7 @@ class GameScreen(SizeGuard, Screen[None]):
             self.session.submit(action)
         except (IllegalAction, MalformedAction) as exc:
             self.refuse(exc.reason)
+            self._suggest_lesson()  # a tutorial's move is highlighted again: Enter takes it
             return False
         except OSError as exc:  # the move stands; only its save failed
             self.app.notify(f"The game could not be saved: {exc}", severity="error")
