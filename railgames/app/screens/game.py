@@ -985,6 +985,9 @@ class GameScreen(SizeGuard, Screen[None]):
                 self.rapp.to_launcher()
 
         question, buttons = QUIT_QUESTION, QUIT_BUTTONS
+        if self._lesson is not None:  # a tutorial is kept apart from the saved games
+            question = ("Stop the tutorial? It is kept after every move: Learn in the launcher "
+                        f"(or railgames learn {self.session.ruleset.id}) goes on from here.")
         if not self.session.can_save:  # a host keeps the table, and the seat
             question = ("Leave the table? It is kept on the host, with your seat: your tables "
                         "list it when you come back.")
