@@ -118,3 +118,22 @@ async def test_the_launcher_opens_the_tutorial_and_its_end_offers_a_real_game() 
         await pilot.pause()
         assert isinstance(app.screen, SetupScreen)
         assert app.screen.game_id == "paris-connection"  # type: ignore[attr-defined]
+
+
+@run_async
+async def test_the_hosts_own_games_launcher_opens_the_tutorial_too() -> None:
+    from railgames.net.app import NetApp, NetLauncherScreen
+    from tests.app.test_net_launcher import TablesLink, shown
+
+    app = NetApp(TablesLink())  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await shown(pilot, app, "tables")
+        await pilot.press("g")
+        await pilot.pause()
+        assert isinstance(app.screen, NetLauncherScreen)
+        await pilot.press("down", "l")  # Paris Connection
+        for _ in range(3):
+            await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen) and isinstance(screen.session, CoachedTable)
+        assert screen.query_one(LessonPanel).lesson is not None
