@@ -358,6 +358,22 @@ def _tour(args: argparse.Namespace) -> int:
     return run_app(watch={"tour": tour, "speed": args.speed or 1.0})
 
 
+def cmd_learn(args: argparse.Namespace) -> int:
+    from railgames.games import UnknownGame, playable_games, ruleset_class
+
+    try:
+        cls = ruleset_class(args.game)
+    except UnknownGame as exc:  # a usage error, as a bad argument is
+        _err(exc.reason)
+        return 2
+    if cls not in playable_games():
+        raise RailgamesError(f"{cls.title} has no tutorial (it cannot be played in the app yet)")
+    _quiet_collector()
+    from railgames.app.main import run_app
+
+    return run_app(tutorial=args.game)
+
+
 def cmd_watch(args: argparse.Namespace) -> int:
     if args.speed is not None and args.speed <= 0:
         raise RailgamesError("--speed must be more than 0 (1 is the normal pace)")
@@ -371,7 +387,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------ parser
 NETWORK_COMMANDS = ("host", "serve")  # railgames/net/commands.py adds these
 COMMANDS = frozenset({"simulate", "replay", "maps", "rules", "schema", "play", "demo", "watch",
-                      "load", *NETWORK_COMMANDS})
+                      "load", "learn", *NETWORK_COMMANDS})
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
@@ -458,6 +474,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                           help="a quick tour: every rule once in under three minutes, the "
                                "actions between skipped")
         demo.set_defaults(func=cmd_demo)
+
+    if wanted("learn"):
+        learn = sub.add_parser("learn", help="a tutorial you play: a short game against bots, "
+                                             "a lesson at each step",
+                               description="A tutorial you play: a seeded game against "
+                                           "bots where each step says what to do and why, and "
+                                           "every rule comes up once. Quitting keeps your place.")
+        learn.add_argument("game")
+        learn.set_defaults(func=cmd_learn)
 
     if wanted("watch"):
         watch = sub.add_parser("watch", help="step through a saved game, with the narration",

@@ -47,6 +47,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         bot_delay: float | None = None,
         handoff: bool = False,
         watch: dict[str, Any] | None = None,
+        tutorial: str | None = None,
     ) -> None:
         layout_once.install()
         css_cache.install()  # the CSS parsed at an earlier start, not parsed again
@@ -54,6 +55,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         self.to_watch = watch  # a record (demo or watch command) or a tour to open in the viewer
         self.new_game = new_game
         self.load_path = load_path
+        self.tutorial = tutorial  # a game whose tutorial to open (the learn command)
         self.bot_delay = _env_delay() if bot_delay is None else bot_delay
         # Hand-off screens between people at one keyboard, in a game without secrets (a
         # game with them always has its hand-off screen): off unless set up so.
@@ -98,6 +100,8 @@ class RailgamesApp(compat.FrameFilter, App[int]):
             self.open_viewer(spec["record"], "demo" if spec.get("demo") else "watch",
                              speed=float(spec.get("speed", 1.0)), start=int(spec.get("start", 0)),
                              playing=bool(spec.get("playing", True)))
+        elif self.tutorial is not None:
+            self.start_tutorial(self.tutorial)
         elif self.load_path is not None:
             self.load_file(self.load_path)
         elif self.new_game:
@@ -309,6 +313,25 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         self.push_screen(TourScreen.of_tour(tour, speed=speed))
         self.call_after_refresh(gc.freeze)  # as for a demo: the tour's games stay put
 
+    def start_tutorial(self, game_id: str) -> None:
+        """Open the tutorial of ``game_id``: where it was left, or from its start."""
+        from railgames.app.saves import SaveInUse
+        from railgames.tables.coached import open_tutorial
+
+        try:
+            table, resumed = open_tutorial(game_id)
+        except SaveInUse:
+            self.notify("This tutorial is open in another window: go on with it there.",
+                        title="Cannot start the tutorial", severity="error")
+            return
+        except (RailgamesError, OSError) as exc:
+            reason = exc.reason if isinstance(exc, RailgamesError) else str(exc)
+            self.notify(reason, title="Cannot start the tutorial", severity="error")
+            return
+        self._open(table)
+        if resumed:
+            self.notify("Your tutorial goes on where you left it.", title="Tutorial", timeout=4)
+
     def show_recording_over(self, viewer: Any) -> None:
         """The game-over screen at the end of a demo or replay; h goes back to the viewer."""
         from railgames.app.screens.game_over import GameOverScreen
@@ -332,13 +355,13 @@ class RailgamesApp(compat.FrameFilter, App[int]):
 
 
 def run_app(new_game: dict[str, Any] | None = None, load_path: str | None = None,
-            watch: dict[str, Any] | None = None) -> int:
+            watch: dict[str, Any] | None = None, tutorial: str | None = None) -> int:
     # The modules just imported live as long as the process: the collector need not
     # walk them again (a full pass would otherwise fall in the middle of starting up).
     # The command line turned the collector off for the imports; it comes back on
     # once the first screen is drawn.
     gc.freeze()
-    app = RailgamesApp(new_game=new_game, load_path=load_path, watch=watch)
+    app = RailgamesApp(new_game=new_game, load_path=load_path, watch=watch, tutorial=tutorial)
     try:
         app.run()
     finally:

@@ -193,6 +193,13 @@ class GameScreen(SizeGuard, Screen[None]):
         # The table's talk, under the game (a host's table; none on this terminal's).
         talk = talk_of(session)
         self._talk = TalkPanel(talk, id="talk") if talk is not None else None
+        # A tutorial's lesson, under the game (only a tutorial's table has one).
+        self._lesson: Any = None
+        self._lesson_holds_list = False  # the list shows the lesson's move, no place on the map
+        if getattr(session, "lesson", None) is not None:
+            from railgames.app.widgets.lesson import LessonPanel
+
+            self._lesson = LessonPanel(id="lesson")
 
     @property
     def rapp(self) -> GameShell:
@@ -211,6 +218,8 @@ class GameScreen(SizeGuard, Screen[None]):
                 yield QuietStatic(legend or "", id="legend", classes="given" if legend else "")
                 yield ActionPanel(id="actions")
                 yield GameLog(id="log", wrap=True, markup=False, auto_scroll=True, min_width=20)
+        if self._lesson is not None:
+            yield self._lesson
         if self._talk is not None:
             yield self._talk
         yield KeyFooter(relabel=True)
@@ -375,6 +384,7 @@ class GameScreen(SizeGuard, Screen[None]):
         self._update_banner()
         self._update_log()
         self.refresh_bindings()
+        self._show_lesson()
         if prompt is None:
             self.board.set_highlight()
             self.panel.show_prompt(None, state, self.ui, self.names)
@@ -382,6 +392,8 @@ class GameScreen(SizeGuard, Screen[None]):
             self._nothing_to_choose()
             if self.review:
                 self.board.focus()  # the cursor walks the final board (Enter chooses nothing)
+            elif self._lesson is not None:
+                self._tutorial_over()
             elif not self.finished_on_open:
                 self.rapp.show_game_over(session)
             return
@@ -426,6 +438,58 @@ class GameScreen(SizeGuard, Screen[None]):
         else:
             self._at_keyboard = prompt.seat
             self._focus_for_prompt()
+        self._suggest_lesson()
+
+    # ------------------------------------------------------------ a tutorial's lesson
+    def _show_lesson(self) -> None:
+        if self._lesson is None:
+            return
+        self._lesson.show(self.session.lesson, roomy=not self.has_class("short"))  # type: ignore[attr-defined]
+
+    def _suggest_lesson(self) -> None:
+        """Highlight the lesson's expected move, so Enter takes it: an amount in its field
+        (which gets the keys), a choice in the list, a place under the map's cursor."""
+        if self._lesson is None:
+            return
+        self._lesson_holds_list = False
+        expected = self.session.lesson.expected  # type: ignore[attr-defined]
+        prompt = self.panel.prompt
+        if expected is None or prompt is None or not self.panel.suggest(expected):
+            return
+        amount = prompt.amount
+        if amount is not None:
+            kind = expected.get("type") if isinstance(expected, dict) else getattr(expected, "type", None)
+            if kind == amount.action_type:
+                self.panel.focus_input()  # the field holds the amount
+            else:
+                self.panel.query_one("#ap-options", OptionList).focus()
+            return
+        key = self._list_key()
+        options = self.panel.query_one("#ap-options", OptionList)
+        if not self.panel.board_level or key is None:
+            options.focus()  # a level of the choice that is no place on the map: the list
+            return
+        if not self._is_place(key):
+            # Not a place (ending a build, passing): the list takes it. Highlighting it
+            # put the map's cursor on a place that is a choice, and the list followed
+            # the cursor: it is put back, and the cursor's message (still to come) leaves
+            # it there (see on_board_cursor_moved).
+            self.panel.suggest(expected)
+            options.focus()
+            self._lesson_holds_list = True
+        elif not self._picks_from_list():
+            self.board.cursor_city = key  # Enter on the map takes the place under the cursor
+
+    def _tutorial_over(self) -> None:
+        from railgames.app.screens.tutorial_end import TutorialEndScreen
+
+        if getattr(self, "_tutorial_ended", False):
+            return
+        self._tutorial_ended = True
+
+        lesson = self.session.lesson  # type: ignore[attr-defined]
+        game_id = self.session.ruleset.id
+        self.call_later(lambda: self.app.push_screen(TutorialEndScreen(game_id, lesson)))
 
     def _hand_off(self, seat: int, note: str, then: Any) -> None:
         """Show the hand-off screen; the player still at the keyboard may take back their move."""
@@ -555,6 +619,7 @@ class GameScreen(SizeGuard, Screen[None]):
             self.session.submit(action)
         except (IllegalAction, MalformedAction) as exc:
             self.refuse(exc.reason)
+            self._suggest_lesson()  # a tutorial's move is highlighted again: Enter takes it
             return False
         except OSError as exc:  # the move stands; only its save failed
             self.app.notify(f"The game could not be saved: {exc}", severity="error")
@@ -832,6 +897,8 @@ class GameScreen(SizeGuard, Screen[None]):
         self._city_chosen(event.city)
 
     def on_board_cursor_moved(self, event: Any) -> None:
+        if self._lesson_holds_list and not self.board.has_focus:
+            return  # the lesson's move, no place on the map, stays highlighted in the list
         self._cursor_moved(event.city)
 
     # ------------------------------------------------------------ keys
@@ -1011,6 +1078,8 @@ class GameScreen(SizeGuard, Screen[None]):
     def action_help(self) -> None:
         prompt = self.session.prompt()
         talk = TALK_HELP if self._talk is not None else None
+        if self._lesson is not None:
+            talk = getattr(self.session, "KEYS_HELP", None)
         self.app.push_screen(HelpScreen(self.session.ruleset.id, prompt.step if prompt else None,
                                         prompt.help if prompt else None, table_keys=talk))
 
@@ -1022,6 +1091,9 @@ class GameScreen(SizeGuard, Screen[None]):
                 self.rapp.to_launcher()
 
         question, buttons = QUIT_QUESTION, QUIT_BUTTONS
+        if self._lesson is not None:  # a tutorial is kept apart from the saved games
+            question = ("Stop the tutorial? It is kept after every move: Learn in the launcher "
+                        f"(or railgames learn {self.session.ruleset.id}) goes on from here.")
         if not self.session.can_save:  # a host keeps the table, and the seat
             question = ("Leave the table? It is kept on the host, with your seat: your tables "
                         "list it when you come back.")

@@ -125,7 +125,8 @@ def launcher_buttons() -> list[Button]:
     return [
         LauncherButton(Content("New game [n]"), id="new", variant="primary"),
         LauncherButton(Content("Continue [c]"), id="continue"),
-        LauncherButton(Content("Watch a demo [w]"), id="demo"),
+        LauncherButton(Content("Demo [w]"), id="demo"),
+        LauncherButton(Content("Learn [l]"), id="learn"),
         LauncherButton(Content("Quick tour [t]"), id="tour"),
         LauncherButton(Content("Rules [r]"), id="rules"),
         LauncherButton(Content("Quit [q]"), id="quit"),
@@ -141,12 +142,14 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
     # Below 100 columns the Rules and Quit buttons make way (r and q, and the footer, remain).
     HORIZONTAL_BREAKPOINTS = [(0, "-cramped"), (100, "-roomy")]
     # What the footer keeps on a short line, most important first.
-    FOOTER_KEEP = ("new_game", "rules", "app.quit", "continue_game", "watch_demo", "quick_tour")
+    FOOTER_KEEP = ("new_game", "rules", "app.quit", "continue_game", "learn", "watch_demo",
+                   "quick_tour")
     BINDINGS = [
         Binding("n", "new_game", "New game"),
         Binding("c", "continue_game", "Continue"),
         Binding("w", "watch_demo", "Watch a demo"),
         Binding("t", "quick_tour", "Quick tour"),
+        Binding("l", "learn", "Learn to play"),
         Binding("r,question_mark,f1", "rules", "Rules"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -248,7 +251,7 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
     def on_button_pressed(self, event: Button.Pressed) -> None:
         actions = {"new": self.action_new_game, "continue": self.action_continue_game,
                    "rules": self.action_rules, "demo": self.action_watch_demo,
-                   "tour": self.action_quick_tour, "quit": self.app.exit}
+                   "tour": self.action_quick_tour, "learn": self.action_learn, "quit": self.app.exit}
         actions[event.button.id or "quit"]()
 
     def action_new_game(self) -> None:
@@ -269,6 +272,11 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
         """Every rule of the game once, in under three minutes (the viewer over a tour)."""
         self.notify("Bots are playing the games of the tour…", timeout=2)
         self.call_after_refresh(self.rapp.start_tour, self.selected)
+
+    def action_learn(self) -> None:
+        """The selected game's tutorial: a game against bots, played with a lesson at each step."""
+        self.notify("Setting up the tutorial…", timeout=2)
+        self.call_after_refresh(self.rapp.start_tutorial, self.selected)
 
     def action_rules(self) -> None:
         from railgames.app.screens.help import HelpScreen
