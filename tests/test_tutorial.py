@@ -122,12 +122,12 @@ def test_only_a_tutorial_table_has_a_lesson() -> None:
 
 
 def test_the_learners_move_is_said_as_what_to_do() -> None:
-    assert imperative("You puts a Liberty share up for auction") == \
+    assert imperative("Lee puts a Liberty share up for auction") == \
         "put a Liberty share up for auction"
-    assert imperative("You passes") == "pass"
-    assert imperative("You returns a red locomotive and takes 2 yellow") == \
+    assert imperative("Lee passes") == "pass"
+    assert imperative("Lee returns a red locomotive and takes 2 yellow") == \
         "return a red locomotive and take 2 yellow"
-    assert imperative("You builds 3 track") == "build 3 track"
+    assert imperative("Lee builds 3 track") == "build 3 track"
     assert imperative("Ann passes") == "Ann passes"
 
 

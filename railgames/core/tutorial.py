@@ -44,7 +44,7 @@ from railgames.core.simulate import MAX_ACTIONS, RunawayGame
 TUTORIALS_FILE = "tutorials.json"
 TRIED = 16  # the most legal moves tried at one decision for a rule not yet taught
 AMOUNTS_TRIED = 4  # of them, the values of an amount (lowest, highest and between)
-LEARNER_NAME = "You"
+LEARNER_NAME = "Lee"  # the learner's seat: a name, so the log reads as at any table
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 
 

@@ -155,6 +155,10 @@ class CoachedTable(Session):
         shown = [r for r, at in first.items() if at > mine or (mine == -1 and at == -1)]
         lines: list[str] = []
         more: list[str] = []
+        if mine == -1:  # before the learner's first move: whose seat is theirs
+            others = ", ".join(p.name for i, p in enumerate(self.game.players) if i != self.spec.seat)
+            lines.append(f"You play {self.game.players[self.spec.seat].name}, against bots "
+                         f"({others}).")
         exp = self.expected()
         if exp is None:
             prompt = self.prompt()

@@ -39,6 +39,7 @@ class Session:
     can_save = True
     seat = None  # no seat of its own: whoever is to move has the keyboard
     talk = None  # nobody at another terminal to talk with
+    lesson: Any = None  # no tutorial's lesson (railgames/tables/coached.py has one)
 
     def __init__(self, game: Game, save_path: Path | None = None, autosave: bool = True,
                  read_only: bool = False, *, lock: SaveLock | None = None,

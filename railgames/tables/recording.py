@@ -35,6 +35,7 @@ class Recording(BotsElsewhere, TurnIndex):
     shared = False  # whoever watches sees ``seat``'s view (or everything)
     can_save = False
     talk = None  # a game already played: nobody to talk with
+    lesson: Any = None  # no tutorial's lesson (railgames/tables/coached.py has one)
 
     def __init__(self, ruleset: Ruleset[Any], record: GameRecord, *, seat: int | None = None,
                  reveal_all: bool = False, upto: int | None = None) -> None:

@@ -121,6 +121,7 @@ class RemoteSeat(BotsElsewhere):
         self._view.take(view)
         self.seen = self._view.seen
         # The table's talk, where the link carries it (a host's link does).
+        self.lesson: Any = None  # a host's table is never a tutorial
         self.talk: TableTalk | None = (SeatTalk(link, self.code)
                                        if hasattr(link, "talk_so_far") else None)
 

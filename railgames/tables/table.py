@@ -12,6 +12,7 @@ Where the game lives is not asked: what a table allows is said by its flags
 
 A table may also have people to talk with (a host's table): its ``talk`` is then a
 ``TableTalk``, and None for a table without (a game on this terminal, a recording).
+A tutorial's table has a ``lesson``; every other table's is None.
 Nothing here imports Textual.
 """
 
@@ -93,6 +94,11 @@ class Table(Protocol):
     def talk(self) -> TableTalk | None:
         """The talk at the table, where people at other terminals sit at it (None: a game
         on this terminal, a recording)."""
+
+    @property
+    def lesson(self) -> Any:
+        """The lesson of the moment at a tutorial's table (``railgames.tables.coached.Lesson``:
+        what to do and why, the expected move); None at any other table."""
 
     @property
     def seat(self) -> int | None:

@@ -137,3 +137,22 @@ async def test_the_hosts_own_games_launcher_opens_the_tutorial_too() -> None:
         screen = app.screen
         assert isinstance(screen, GameScreen) and isinstance(screen.session, CoachedTable)
         assert screen.query_one(LessonPanel).lesson is not None
+
+
+@run_async
+async def test_a_tutorials_bots_move_briskly_whatever_the_apps_bot_pace() -> None:
+    """Their moves wait in the lesson for the learner's next decision: at the app's own
+    pace (30 s here) New England's 435 bot moves would take hours."""
+    app = RailgamesApp(tutorial="american-rails", bot_delay=30)  # the learner sits third
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        table = screen.session
+        for _ in range(200):
+            prompt = table.prompt()
+            if prompt is not None and not table.is_bot(prompt.seat):
+                break
+            await pilot.pause(0.05)
+        prompt = table.prompt()
+        assert prompt is not None and not table.is_bot(prompt.seat), "the bots never moved"
+        assert table.played() >= 2  # both bots moved before the learner's first decision

@@ -44,6 +44,7 @@ NARROW = 110  # below this width the panels stack under the board
 WIDE = 150
 ROOMY = 160  # room for a 96-column map beside the usual side panel
 TALL = 34  # from this height a narrow screen's list of choices shows more of itself
+LESSON_BOT_DELAY = 0.25  # seconds a tutorial's bot takes a move at most
 TALK_HELP = ("At this table: **t** writes a line to everyone here (Enter says it, Esc puts it "
              "away); **T** folds the chat into one line or opens it again.")
 
@@ -196,7 +197,7 @@ class GameScreen(SizeGuard, Screen[None]):
         # A tutorial's lesson, under the game (only a tutorial's table has one).
         self._lesson: Any = None
         self._lesson_holds_list = False  # the list shows the lesson's move, no place on the map
-        if getattr(session, "lesson", None) is not None:
+        if session.lesson is not None:
             from railgames.app.widgets.lesson import LessonPanel
 
             self._lesson = LessonPanel(id="lesson")
@@ -405,6 +406,10 @@ class GameScreen(SizeGuard, Screen[None]):
             if not session.bot_to_move():
                 return  # a host moves its bots and sends the result
             delay = self.rapp.bot_delay
+            if self._lesson is not None:
+                # A tutorial's bots move briskly: what their moves show waits in the lesson
+                # for the learner's next decision, to be read at the learner's own pace.
+                delay = min(delay, LESSON_BOT_DELAY)
             if delay > 0:
                 self._bot_timer = self.set_timer(delay, self._bot_move)
             else:
