@@ -80,7 +80,7 @@ def test_three_people_play_a_turn_based_table_over_ssh_told_once_a_turn(tmp_path
         ann.press("h")
         await ann.wait_for("Host a table", 60)
         await ann.wait_for(r"Open the table", 30)
-        for _ in range(8):  # from the Open button back up to the game
+        for _ in range(9):  # from the Open button back up to the game
             ann.press("shift+tab")
         ann.press("enter")
         await ann.wait_for("Railways of the World", 30)
