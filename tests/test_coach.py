@@ -244,3 +244,17 @@ def test_paris_connection_tells_locomotives_values_and_points_held() -> None:
              and after.players[seat].shares.get(c)]
     assert [line for line in lines if line.endswith("in value")] == [
         f"{c} {after.value[c] - before.value[c]:+} in value" for c in rises]
+
+
+def test_a_move_that_logs_nothing_is_named_by_its_kind_and_values() -> None:
+    """Railways of the World's 'urbanize' only opens the choice of a city: no log line
+    names it, and a review said 'Better: Choose'."""
+    from railgames.core.coach import said
+    from railgames.core.engine import Game
+    from railgames.core.simulate import bot_players
+    from railgames.games import load_ruleset
+    from railgames.games.railways_of_the_world.actions import Choose
+
+    ruleset = load_ruleset("railways-of-the-world")
+    game = Game.new(ruleset, bot_players(3, "greedy"), 1)
+    assert said(ruleset, game.state, Choose(seat=0, action="urbanize"), 0) == "Choose: urbanize"

@@ -142,7 +142,17 @@ def said(ruleset: Ruleset[Any], state: Any, action: Any, seat: int) -> str:
     for event in lines:
         if event.visible(seat) and event.text:
             return str(event.text).rstrip(".")
-    return type(action).__name__
+    return plain_words(action)
+
+
+def plain_words(action: Any) -> str:
+    """A move that says nothing in the log by itself (it only opens a choice, such as
+    Railways of the World's urbanize), named by its kind and values: 'Choose: urbanize'."""
+    fields = dict(getattr(action, "__dict__", {}) or (action if isinstance(action, dict) else {}))
+    kind = str(fields.pop("type", type(action).__name__)).replace("_", " ")
+    fields.pop("seat", None)
+    values = ", ".join(str(v).replace("_", " ") for v in fields.values() if v is not None)
+    return kind[:1].upper() + kind[1:] + (f": {values}" if values else "")
 
 
 def gains_now(ruleset: Ruleset[Any], state: Any, action: Any, seat: int) -> list[str]:

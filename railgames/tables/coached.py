@@ -166,8 +166,6 @@ class CoachedTable(Session):
                 lines.append(f"{self.game.players[prompt.seat].name} is to move.")
         else:
             what = imperative(said(self.game.ruleset, self.game.state, exp.action, self.spec.seat))
-            if what == type(exp.action).__name__:  # a move that only opens a choice: no line
-                what = " ".join(str(v) for k, v in exp.action.__dict__.items() if k != "seat")
             what = what[:1].upper() + what[1:]
             if exp.new:
                 lines.append(f"Do: {what}. New rule \u2014 {rule_line(self.book, exp.new[0])}")
