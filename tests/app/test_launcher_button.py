@@ -80,3 +80,13 @@ async def test_textuals_rules_for_every_kind_of_button_are_not_parsed_for_the_la
         sources = {where[1] for where in app.stylesheet.source}
         assert "LauncherButton.DEFAULT_CSS" in sources
         assert "Button.DEFAULT_CSS" not in sources
+
+
+def test_cards_worked_out_after_the_launcher_has_gone_are_dropped_quietly() -> None:
+    """Cards are worked out in the background at a first start; over SSH the games'
+    launcher may be left (a tour opened at once) before they come, which crashed the app."""
+    from railgames.app.screens.launcher import LauncherScreen, launcher_cards
+
+    screen = LauncherScreen()  # never shown, as one already taken down
+    screen._cards_ready(launcher_cards())
+    assert not screen.cards_pending and screen.games

@@ -187,6 +187,8 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
 
     def _cards_ready(self, cards: list[GameCard]) -> None:
         self.games, self.cards_pending = cards, False
+        if not self.is_attached:
+            return  # left meanwhile (a demo or a tour opened at once): nothing to show them on
         games = self.query_one("#game-list", OptionList)
         index = games.highlighted or 0
         for i, card in enumerate(cards):
