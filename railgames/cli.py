@@ -321,15 +321,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for line in text_demo(game):
             print(line)
         return 0
+    return _watch_in_app(args.game, game.ruleset.title, f"railgames demo {args.game} --text",
+                         {"record": game.record, "demo": True, "speed": args.speed or 1.0})
+
+
+def _watch_in_app(game_id: str, title: str, instead: str, watch: dict[str, Any]) -> int:
+    """Open ``watch`` in the app's viewer, where the game has a board there (else say
+    ``instead``, the plain-text command that shows the same)."""
     from railgames.games import playable_games, ruleset_class
 
-    if ruleset_class(args.game) not in playable_games():
-        raise RailgamesError(f"{game.ruleset.title} has no board in the app yet: "
-                             f"use railgames demo {args.game} --text")
+    if ruleset_class(game_id) not in playable_games():
+        raise RailgamesError(f"{title} has no board in the app yet: use {instead}")
     _quiet_collector()
     from railgames.app.main import run_app
 
-    return run_app(watch={"record": game.record, "demo": True, "speed": args.speed or 1.0})
+    return run_app(watch=watch)
 
 
 def _tour(args: argparse.Namespace) -> int:
@@ -347,15 +353,8 @@ def _tour(args: argparse.Namespace) -> int:
         for line in text_tour(tour, ruleset):
             print(line)
         return 0
-    from railgames.games import playable_games, ruleset_class
-
-    if ruleset_class(args.game) not in playable_games():
-        raise RailgamesError(f"{ruleset.title} has no board in the app yet: "
-                             f"use railgames demo {args.game} --tour --text")
-    _quiet_collector()
-    from railgames.app.main import run_app
-
-    return run_app(watch={"tour": tour, "speed": args.speed or 1.0})
+    return _watch_in_app(args.game, ruleset.title, f"railgames demo {args.game} --tour --text",
+                         {"tour": tour, "speed": args.speed or 1.0})
 
 
 def cmd_learn(args: argparse.Namespace) -> int:

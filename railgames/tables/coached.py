@@ -69,12 +69,6 @@ class CoachedTable(Session):
     """A tutorial's game at this terminal (see the module's docstring)."""
 
     shared = False  # the learner is the only person here: no hand-offs
-    KEYS_HELP = ("In the tutorial: the lesson above the choices says what to do and why; the "
-                 "expected move is highlighted, so **Enter** takes it. Another move is fine "
-                 "where the lesson does not depend on it; where it does, it is refused with the "
-                 "reason and nothing changes. **u** takes back your move, **q** leaves (the "
-                 "tutorial is kept: `railgames learn GAME` goes on from there).")
-
     def __init__(self, game: Game, spec: TutorialSpec, **kw: Any) -> None:
         super().__init__(game, **kw)
         self.spec = spec

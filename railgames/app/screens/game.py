@@ -45,6 +45,11 @@ WIDE = 150
 ROOMY = 160  # room for a 96-column map beside the usual side panel
 TALL = 34  # from this height a narrow screen's list of choices shows more of itself
 LESSON_BOT_DELAY = 0.25  # seconds a tutorial's bot takes a move at most
+TUTORIAL_HELP = ("In the tutorial: the lesson above the choices says what to do and why; the "
+                 "expected move is highlighted, so **Enter** takes it. Another move is fine "
+                 "where the lesson does not depend on it; where it does, it is refused with the "
+                 "reason and nothing changes. **u** takes back your move, **q** leaves (the "
+                 "tutorial is kept: `railgames learn GAME` goes on from there).")
 TALK_HELP = ("At this table: **t** writes a line to everyone here (Enter says it, Esc puts it "
              "away); **T** folds the chat into one line or opens it again.")
 
@@ -197,6 +202,7 @@ class GameScreen(SizeGuard, Screen[None]):
         # A tutorial's lesson, under the game (only a tutorial's table has one).
         self._lesson: Any = None
         self._lesson_holds_list = False  # the list shows the lesson's move, no place on the map
+        self._tutorial_ended = False  # its end screen has been shown
         if session.lesson is not None:
             from railgames.app.widgets.lesson import LessonPanel
 
@@ -449,7 +455,7 @@ class GameScreen(SizeGuard, Screen[None]):
     def _show_lesson(self) -> None:
         if self._lesson is None:
             return
-        self._lesson.show(self.session.lesson, roomy=not self.has_class("short"))  # type: ignore[attr-defined]
+        self._lesson.show(self.session.lesson, roomy=not self.has_class("short"))
 
     def _suggest_lesson(self) -> None:
         """Highlight the lesson's expected move, so Enter takes it: an amount in its field
@@ -457,7 +463,7 @@ class GameScreen(SizeGuard, Screen[None]):
         if self._lesson is None:
             return
         self._lesson_holds_list = False
-        expected = self.session.lesson.expected  # type: ignore[attr-defined]
+        expected = self.session.lesson.expected
         prompt = self.panel.prompt
         if expected is None or prompt is None or not self.panel.suggest(expected):
             return
@@ -488,11 +494,11 @@ class GameScreen(SizeGuard, Screen[None]):
     def _tutorial_over(self) -> None:
         from railgames.app.screens.tutorial_end import TutorialEndScreen
 
-        if getattr(self, "_tutorial_ended", False):
+        if self._tutorial_ended:
             return
         self._tutorial_ended = True
 
-        lesson = self.session.lesson  # type: ignore[attr-defined]
+        lesson = self.session.lesson
         game_id = self.session.ruleset.id
         self.call_later(lambda: self.app.push_screen(TutorialEndScreen(game_id, lesson)))
 
@@ -1084,7 +1090,7 @@ class GameScreen(SizeGuard, Screen[None]):
         prompt = self.session.prompt()
         talk = TALK_HELP if self._talk is not None else None
         if self._lesson is not None:
-            talk = getattr(self.session, "KEYS_HELP", None)
+            talk = TUTORIAL_HELP
         self.app.push_screen(HelpScreen(self.session.ruleset.id, prompt.step if prompt else None,
                                         prompt.help if prompt else None, table_keys=talk))
 
