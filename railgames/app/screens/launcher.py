@@ -10,6 +10,7 @@ from textual import events
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import Button, OptionList, Static
 from textual.widgets.option_list import Option
@@ -187,9 +188,10 @@ class LauncherScreen(SizeGuard, compat.ScreenResumeHook, Screen[None]):
 
     def _cards_ready(self, cards: list[GameCard]) -> None:
         self.games, self.cards_pending = cards, False
-        if not self.is_attached:
-            return  # left meanwhile (a demo or a tour opened at once): nothing to show them on
-        games = self.query_one("#game-list", OptionList)
+        try:
+            games = self.query_one("#game-list", OptionList)
+        except NoMatches:  # left meanwhile (a demo or a tour opened at once): nothing to show
+            return  # them on (a screen being taken down is still attached, its list gone)
         index = games.highlighted or 0
         for i, card in enumerate(cards):
             if games.get_option_at_index(i).prompt != card.title:
