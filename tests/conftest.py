@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pgserver import pg_server, pg_url  # noqa: F401  (fixtures)
 from support import NAMES
 
 from railgames.core.engine import Game

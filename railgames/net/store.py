@@ -27,13 +27,14 @@ so nothing is trusted because the host wrote it.
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import json
 import os
 import re
 import tempfile
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal, Protocol, runtime_checkable
@@ -107,6 +108,20 @@ class StoredTable:
     timeout: TimeoutEntry | None = None
     # When the move now awaited began: the "at" of the last action, or of the start.
     moved_at: str | None = None
+    # How many changes the store has kept of this table (the file store: its entries; a
+    # database: a count that only grows, compaction included). A host that appends says
+    # which version it saw (``extend(after=...)``), so two hosts never both change the
+    # same version.
+    version: int = 0
+
+
+class TableMoved(RecordError):
+    """Another host changed the table since this one last read it: nothing was kept."""
+
+    def __init__(self, code: str, version: int) -> None:
+        super().__init__(f"table {code} was changed by another host (now at change {version})")
+        self.code = code
+        self.version = version
 
 
 @runtime_checkable
@@ -119,14 +134,44 @@ class TableStore(Protocol):
     def append(self, code: str, entry: Entry) -> None:
         """Add one change to table ``code``'s log; kept when this returns."""
 
+    def extend(self, code: str, entries: builtins.list[Entry], after: int | None = None) -> int:
+        """Add ``entries`` to table ``code``'s log, all or none; the table's version after.
+        With ``after``, only if the table is still at that version: else ``TableMoved``
+        and nothing is kept."""
+
     def load(self, code: str) -> StoredTable:
         """Table ``code`` as kept, checked; RecordError (one line naming it) if it cannot be."""
 
-    def list(self) -> list[str]:
+    def since(self, code: str, after: int) -> builtins.list[Entry] | None:
+        """The changes of table ``code`` after version ``after``, in order (None: the log
+        was written again since, so the table is to be loaded whole)."""
+
+    def list(self) -> builtins.list[str]:
         """The codes of every table kept."""
+
+    def exists(self, code: str) -> bool:
+        """Whether a table ``code`` is kept."""
+
+    def rewrite(self, code: str, header: Entry, record: GameRecord | None,
+                extras: builtins.list[Entry] | None = None, moved_at: str | None = None) -> int:
+        """Keep the table again with only what it holds now; its version after."""
+
+    def tidy(self, code: str, stored: StoredTable) -> bool:
+        """Compact an untidy table (``stored.untidy``); True if anything was written."""
+
+    def describe(self, code: str) -> str:
+        """Where table ``code`` is kept, for the host's log (a file's path, a row's name)."""
 
     def watch(self, listener: Callable[[str, Entry], None]) -> Callable[[], None]:
         """Call ``listener(code, entry)`` after each change kept; returns what stops it."""
+
+    def follow(self, listener: Callable[[str | None, int], None]) -> Callable[[], None]:
+        """Call ``listener(code, version)``, from any thread, when another host changed a
+        table (``code`` None: the link to the others was lost and found again, so every
+        table may have changed); a store of one host never calls it."""
+
+    def close(self) -> None:
+        """Let go of what the store holds open."""
 
 
 class FileTableStore:
@@ -188,6 +233,32 @@ class FileTableStore:
         for listener in listeners:
             listener(code, entry)
 
+    def extend(self, code: str, entries: builtins.list[Entry], after: int | None = None) -> int:
+        """One host appends to its files (``after`` is not checked: nobody else writes)."""
+        for entry in entries:
+            self.append(code, entry)
+        return (after or 0) + len(entries) if after is not None else self._count(code)
+
+    def _count(self, code: str) -> int:
+        text = read_capped_text(self.path(code), MAX_LOG_BYTES, "a table")
+        return max(0, sum(1 for _ in _whole_lines(text)) - 1)
+
+    def since(self, code: str, after: int) -> builtins.list[Entry] | None:
+        self._check_code(code)
+        text = read_capped_text(self.path(code), MAX_LOG_BYTES, "a table")
+        entries = [entry for _, entry in _entries(text, str(self.path(code))) if entry]
+        return entries[1 + after:] if len(entries) - 1 >= after else None
+
+    def describe(self, code: str) -> str:
+        log, old = self.path(code), self.root / f"{code}.json"
+        return str(old) if not log.exists() and old.exists() else str(log)
+
+    def follow(self, listener: Callable[[str | None, int], None]) -> Callable[[], None]:
+        return lambda: None  # one host: nobody else changes its files
+
+    def close(self) -> None:
+        pass
+
     def load(self, code: str) -> StoredTable:
         """Read only: a log being appended to meanwhile is read up to its last whole line."""
         self._check_code(code)
@@ -199,7 +270,7 @@ class FileTableStore:
         text = read_capped_text(path, MAX_LOG_BYTES, "a table")
         return _parse_log(text, str(path), code)
 
-    def list(self) -> list[str]:
+    def list(self) -> builtins.list[str]:
         if not self.root.is_dir():
             return []
         codes = {p.name[:-len(LOG_SUFFIX)] for p in self.root.glob(f"*{LOG_SUFFIX}")}
@@ -221,24 +292,16 @@ class FileTableStore:
         return self.path(code).exists() or (self.root / f"{code}.json").exists()
 
     def rewrite(self, code: str, header: Entry, record: GameRecord | None,
-                extras: list[Entry] | None = None, moved_at: str | None = None) -> None:
+                extras: builtins.list[Entry] | None = None, moved_at: str | None = None) -> int:
         """Write the table's log again with only what it holds now (atomically): its
         header (settings and seats as they are now), its record, and ``extras`` (its
         chat, its last timeout); ``moved_at`` is when the move it waits for began."""
         self._check_code(code)
         self.root.mkdir(parents=True, exist_ok=True)
         lines = [_line({"format": LOG_FORMAT, **header})]
-        if record is not None:
-            start: Entry = {"start": record.model_dump(mode="json", exclude={"actions"})}
-            if moved_at is not None and not record.actions:
-                start["at"] = moved_at
-            lines.append(_line(start))
-            last = len(record.actions) - 1
-            lines.extend(_line({"act": action, **({"at": moved_at} if i == last and moved_at
-                                                  else {})})
-                         for i, action in enumerate(record.actions))
-        lines.extend(_line(entry) for entry in extras or ())
+        lines.extend(_line(entry) for entry in compacted_entries(header, record, extras, moved_at))
         _replace(self.path(code), b"".join(lines), self.sync)
+        return len(lines) - 1
 
     def tidy(self, code: str, stored: StoredTable) -> bool:
         """Write an untidy table's log again, compacted; a table kept by an earlier version
@@ -246,10 +309,7 @@ class FileTableStore:
         as ``CODE.json.imported``. True if anything was written."""
         if not stored.untidy:
             return False
-        extras: list[Entry] = [{"chat": line.model_dump()} for line in stored.chat]
-        if stored.timeout is not None:
-            extras.append({"timeout": stored.timeout.model_dump(exclude_none=True)})
-        self.rewrite(code, header_of(stored.settings), stored.record, extras, stored.moved_at)
+        self.rewrite(code, *compacted(stored))
         old = self.root / f"{code}.json"
         if old.exists():
             os.replace(old, old.with_name(old.name + ".imported"))
@@ -261,6 +321,31 @@ def _line(entry: Entry) -> bytes:
     if len(data) > MAX_LINE:
         raise RecordError(f"a table's entry of {len(data):,} bytes (at most {MAX_LINE:,})")
     return data
+
+
+def compacted(stored: StoredTable) -> tuple[Entry, GameRecord | None, list[Entry], str | None]:
+    """What a table's log holds once compacted (``rewrite``'s arguments): its header as it is
+    now, its record, its chat and last timeout, and when the move awaited began."""
+    extras: list[Entry] = [{"chat": line.model_dump()} for line in stored.chat]
+    if stored.timeout is not None:
+        extras.append({"timeout": stored.timeout.model_dump(exclude_none=True)})
+    return header_of(stored.settings), stored.record, extras, stored.moved_at
+
+
+def compacted_entries(header: Entry, record: GameRecord | None, extras: list[Entry] | None,
+                      moved_at: str | None) -> list[Entry]:
+    """A compacted log's entries after its header, in order (see ``FileTableStore.rewrite``)."""
+    entries: list[Entry] = []
+    if record is not None:
+        start: Entry = {"start": record.model_dump(mode="json", exclude={"actions"})}
+        if moved_at is not None and not record.actions:
+            start["at"] = moved_at
+        entries.append(start)
+        last = len(record.actions) - 1
+        entries.extend({"act": action, **({"at": moved_at} if i == last and moved_at else {})}
+                       for i, action in enumerate(record.actions))
+    entries.extend(extras or ())
+    return entries
 
 
 def header_of(settings: TableFile) -> Entry:
@@ -284,6 +369,11 @@ def _replace(path: Path, data: bytes, sync: bool) -> None:
         fsync_folder(path.parent)
 
 
+def _whole_lines(text: str) -> Iterator[str]:
+    lines = text.split("\n")
+    yield from (line for line in lines[:-1])
+
+
 def _entries(text: str, source: str) -> Iterator[tuple[int, Entry | None]]:
     """Each line's entry, read strictly; None for a last line cut short."""
     lines = text.split("\n")
@@ -300,7 +390,16 @@ def _entries(text: str, source: str) -> Iterator[tuple[int, Entry | None]]:
 
 
 def _parse_log(text: str, source: str, code: str) -> StoredTable:
-    """The table a log holds, checked as strictly as a table file."""
+    """The table a log file holds, checked as strictly as a table file."""
+    return parse_entries(_entries(text, source), source, code)
+
+
+def parse_entries(lines: Iterable[tuple[int | str, Entry | None]], source: str,
+                  code: str, version: int | None = None) -> StoredTable:
+    """The table a log holds, from its entries in order (each with the line or row that
+    names it in a message; None for a last line cut short), the header first: checked as
+    strictly as a table file. ``version``: what the store counts the log's changes by
+    (the file store: the entries read)."""
     header: Entry | None = None
     seats: Any = None
     start: Any = None
@@ -311,7 +410,7 @@ def _parse_log(text: str, source: str, code: str) -> StoredTable:
     timeout: TimeoutEntry | None = None
     count = 0
     torn = False
-    for number, entry in _entries(text, source):
+    for number, entry in lines:
         if entry is None:
             torn = True
             break
@@ -375,13 +474,14 @@ def _parse_log(text: str, source: str, code: str) -> StoredTable:
         timeout = None  # an earlier move's
     return StoredTable(settings=settings, record=game_record, entries=count, torn=torn,
                        untidy=torn or count - len(actions) > COMPACT_AFTER, chat=chat,
-                       timeout=timeout, moved_at=moved_at)
+                       timeout=timeout, moved_at=moved_at,
+                       version=count if version is None else version)
 
 
 ENTRY_KINDS = frozenset({"seats", "start", "act", "undo", "chat", "timeout"})
 
 
-def _checked(model: type[Any], value: Any, source: str, number: int) -> Any:
+def _checked(model: type[Any], value: Any, source: str, number: int | str) -> Any:
     try:
         return model.model_validate(value)
     except ValidationError as exc:
