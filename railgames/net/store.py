@@ -423,13 +423,13 @@ def parse_entries(lines: Iterable[tuple[int | str, Entry | None]], source: str,
         count += 1
         kinds = entry.keys() - {"at"}
         if len(kinds) != 1 or not kinds <= ENTRY_KINDS:
-            raise RecordError(f"{source}: line {number} is not a table entry")
+            raise RecordError(f"{source}: {_where(number)} is not a table entry")
         at = entry.get("at")
         if at is not None and (not isinstance(at, str) or len(at) > 40):
-            raise RecordError(f"{source}: line {number}: its time is not a time")
+            raise RecordError(f"{source}: {_where(number)}: its time is not a time")
         if "act" in entry:
             if start is None:
-                raise RecordError(f"{source}: line {number}: an action before the game began")
+                raise RecordError(f"{source}: {_where(number)}: an action before the game began")
             actions.append(entry["act"])
             updated = entry.get("at", updated)
             moved_at = at
@@ -445,13 +445,13 @@ def parse_entries(lines: Iterable[tuple[int | str, Entry | None]], source: str,
             seats = entry["seats"]
         elif "start" in entry:
             if start is not None:
-                raise RecordError(f"{source}: line {number}: the game began twice")
+                raise RecordError(f"{source}: {_where(number)}: the game began twice")
             start = entry["start"]
             moved_at = at
         elif "undo" in entry:
             back = entry["undo"]
             if type(back) is not int or not 0 <= back <= len(actions):
-                raise RecordError(f"{source}: line {number}: undo to {back!r} of "
+                raise RecordError(f"{source}: {_where(number)}: undo to {back!r} of "
                                   f"{len(actions)} actions")
             del actions[back:]
             moved_at, timeout = at or moved_at, None
@@ -481,8 +481,13 @@ def parse_entries(lines: Iterable[tuple[int | str, Entry | None]], source: str,
 ENTRY_KINDS = frozenset({"seats", "start", "act", "undo", "chat", "timeout"})
 
 
+def _where(number: int | str) -> str:
+    return f"line {number}" if isinstance(number, int) else number
+
+
 def _checked(model: type[Any], value: Any, source: str, number: int | str) -> Any:
     try:
         return model.model_validate(value)
     except ValidationError as exc:
-        raise RecordError(f"{source}: line {number}: {describe_validation_error(exc)}") from None
+        raise RecordError(f"{source}: {_where(number)}: {describe_validation_error(exc)}"
+                          ) from None
