@@ -63,7 +63,7 @@ class BotRunner:
 
     def to_move(self, table: HostTable) -> int | None:
         """The seat of the bot to move now, or None (a person's turn, over, or nobody here)."""
-        if table.game is None or not self.attended(table):
+        if table.game is None or table.led_elsewhere or not self.attended(table):
             return None
         seat = table.game.ruleset.to_move(table.game.state)
         if seat is None or not table.bot_moves(seat):
@@ -115,8 +115,8 @@ class BotRunner:
     def due(self, table: HostTable, now: float) -> list[int]:
         """The empty seats of ``table`` a bot takes over now."""
         if not self.takeover or table.status != "playing" or not self.attended(table) \
-                or table.pace.turn_based:  # its players are away between moves by design
+                or table.pace.turn_based or table.led_elsewhere:  # away by design; or not ours
             return []
         return [i for i, s in enumerate(table.seats)
                 if s.human and not s.bot_taken and s.empty_since is not None
-                and now - s.empty_since >= self.takeover and table.member_at(i) is None]
+                and now - s.empty_since >= self.takeover and not table.connected(i)]

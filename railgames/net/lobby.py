@@ -202,6 +202,12 @@ class Lobby:
     # ------------------------------------------------------------ brought back
     def restore(self, settings: TableFile, record: GameRecord | None, source: str) -> HostTable:
         """A table as its store kept it: the game replayed, nobody connected yet."""
+        table = self.build(settings, record, source)
+        self.tables[table.code] = table
+        return table
+
+    def build(self, settings: TableFile, record: GameRecord | None, source: str) -> HostTable:
+        """A table as its store kept it, not yet among this lobby's tables."""
         cls = ruleset_class(settings.game)  # an unknown game is refused here, by name
         table = HostTable(
             code=settings.code, game_id=settings.game, humans=settings.humans,
@@ -224,7 +230,6 @@ class Lobby:
         for seat in table.seats:  # nobody is connected after a restart
             seat.empty_since = now
         table.kept_seats = table.seats_kept()
-        self.tables[table.code] = table
         return table
 
 
@@ -239,4 +244,4 @@ def bots_for(table: HostTable) -> list[Bot]:
 def seat_info(table: HostTable, i: int) -> dict[str, Any]:
     s = table.seats[i]
     return {"name": s.name, "kind": s.kind, "bot_taken": s.bot_taken,
-            "connected": table.member_at(i) is not None}
+            "connected": table.connected(i)}

@@ -12,6 +12,8 @@ table socket) awaits ``settled``.
 from __future__ import annotations
 
 import asyncio
+import json
+import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import UTC, datetime
@@ -21,11 +23,20 @@ from typing import Any
 from railgames.core.engine import Game, Prompt
 from railgames.core.errors import IllegalAction, MalformedAction, RailgamesError
 from railgames.core.record import GameRecord
+from railgames.games import load_ruleset
 from railgames.net.botrunner import BotRunner
 from railgames.net.feed import Feed, Moment
-from railgames.net.lobby import Lobby
+from railgames.net.lobby import Lobby, bots_for
 from railgames.net.pace import LIVE, Clock, Pace, SystemClock
-from railgames.net.store import MAX_CHAT_KEPT, FileTableStore, TableStore, TimeoutEntry
+from railgames.net.store import (
+    MAX_CHAT_KEPT,
+    ChatLine,
+    FileTableStore,
+    StoredTable,
+    TableMoved,
+    TableStore,
+    TimeoutEntry,
+)
 from railgames.net.tables import HostTable, Member, event
 from railgames.net.wire import encode
 
@@ -52,6 +63,18 @@ class TableService:
         self.feed = Feed()
         self._writer: ThreadPoolExecutor | None = None
         self._broken: set[str] = set()  # tables whose last write failed: written whole next
+        # Several hosts sharing one database (a store that says it is ``shared``): each
+        # change says which version of its table it follows, and one that comes second is
+        # refused by the store; this host then reads the table again and checks its own
+        # changes again (``_repair``). What the other hosts change is read as they say so
+        # (``follow``), and who sits where at which host is told between them (``Presence``).
+        self.shared = bool(getattr(self.store, "shared", False))
+        self.host_id = str(getattr(self.store, "origin", "")) or "here"
+        self.presence = Presence(self.host_id)
+        self._failed: dict[str, int] = {}  # writer thread: a table's epoch whose write failed
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._told_at = 0.0
+        self._told: str = ""
 
     @property
     def tables(self) -> dict[str, HostTable]:
@@ -60,6 +83,8 @@ class TableService:
     def close(self) -> None:
         self.flush()
         self.bots.close()
+        if self.shared:
+            self.store.close()
 
     def _code_kept(self, code: str) -> bool:
         exists = getattr(self.store, "exists", None)
@@ -67,12 +92,13 @@ class TableService:
 
     def path_of(self, table: HostTable) -> Path:
         """Where the file store keeps ``table`` (for tools and tests; never sent to players)."""
-        return self.store.path(table.code)  # type: ignore[attr-defined,no-any-return]
+        return Path(self.store.describe(table.code))
 
     # ------------------------------------------------------------ keeping, then showing
-    def _keep(self, table: HostTable, *entries: Entry, created: bool = False) -> None:
+    def _keep(self, table: HostTable, *entries: Entry, created: bool = False,
+              by: Member | None = None) -> None:
         """Keep ``entries`` (and the seats, if they changed) in the store, then show the
-        table to its members and let its bots go on."""
+        table to its members and let its bots go on (``by``: the member who made them)."""
         if table.stand_in is not None and table.to_move() != table.stand_in:
             table.stand_in = None  # the seat's turn has passed: its player is awaited again
         todo: list[Entry] = []
@@ -84,56 +110,435 @@ class TableService:
             todo.append({"seats": seats})
             table.kept_seats = seats
         todo.extend(entries)
-        if table.code in self._broken and todo:
+        if table.code in self._broken and todo and not self.shared:
             # The last write failed: the table is written whole, as it is now.
             record = table.game.record.model_copy(deep=True) if table.game is not None else None
             moved = datetime.fromtimestamp(table.moved_at, UTC).isoformat(timespec="seconds")
             todo = [{"rewrite": (table.header(), record, table.extras(), moved)}]
+        after = table.version if self.shared and not created else None
+        if self.shared:
+            table.version += sum(1 for entry in todo if "create" not in entry)
+            table.unsent.extend((entry, by) for entry in todo if "create" not in entry)
+        job = (table.code, todo, after, table.epoch)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # no loop (a plain test, a tool): write now, after any queued
             self.flush()
-            self._write(table.code, todo)
+            outcome = self._write(*job)
+            if not isinstance(outcome, Exception):
+                self._confirmed(table, outcome, len(todo))
             self._show(table)
             return
         if not todo:
             if table.pending is None:
                 self._show(table)
             return  # else the write under way shows the table as it is when it is done
-        if self._writer is None:
-            self._writer = ThreadPoolExecutor(1, thread_name_prefix="railgames-store")
-        done = self._writer.submit(self._write, table.code, todo)
+        done = self._writer_pool().submit(self._write, *job)
         pending = loop.create_future()
         table.pending = pending
 
-        def written(future: Future[None]) -> None:
-            loop.call_soon_threadsafe(self._written, table, pending, future)
+        def written(future: Future[int | Exception | None]) -> None:
+            loop.call_soon_threadsafe(self._written, table, pending, future, job)
 
         done.add_done_callback(written)
 
-    def _write(self, code: str, entries: list[Entry]) -> None:
+    def _writer_pool(self) -> ThreadPoolExecutor:
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="railgames-store")
+        return self._writer
+
+    def _write(self, code: str, entries: list[Entry], after: int | None,
+               epoch: int) -> int | Exception | None:
+        """In the writer thread: keep ``entries``; the table's version after (None: the
+        store does not count them), or what went wrong."""
+        if self.shared and epoch <= self._failed.get(code, -1):
+            return TableMoved(code, -1)  # an earlier change of this table was refused
+        version: int | None = None
         try:
+            appends: list[Entry] = []
             for entry in entries:
                 if "create" in entry:
                     self.store.create(code, entry["create"])
+                    version = 0
                 elif "rewrite" in entry:
                     header, record, extras, moved_at = entry["rewrite"]
-                    self.store.rewrite(code, header, record,  # type: ignore[attr-defined]
-                                       extras, moved_at)
+                    version = self.store.rewrite(code, header, record, extras, moved_at)
                 else:
-                    self.store.append(code, entry)
+                    appends.append(entry)
+            if appends:
+                version = self.store.extend(code, appends, after=after)
         except Exception as exc:  # the table goes on in memory; the log says the disk failed
             self._broken.add(code)
-            event("save_failed", code=code, error=repr(exc)[:300])
-        else:
-            self._broken.discard(code)
+            if self.shared:
+                self._failed[code] = epoch
+            if not isinstance(exc, TableMoved):
+                event("save_failed", code=code, error=repr(exc)[:300])
+            return exc
+        self._broken.discard(code)
+        return version
 
-    def _written(self, table: HostTable, pending: asyncio.Future[None], done: Future[None]) -> None:
+    def _confirmed(self, table: HostTable, version: int | None, count: int) -> None:
+        if self.shared and version is not None:
+            table.kept = version
+            del table.unsent[:count]
+            self._behind(table)
+
+    def _written(self, table: HostTable, pending: asyncio.Future[None],
+                 done: Future[int | Exception | None],
+                 job: tuple[str, list[Entry], int | None, int]) -> None:
+        outcome = done.result()
+        _code, todo, _after, epoch = job
         if table.pending is pending:
             table.pending = None
+        if self.shared and epoch == table.epoch:
+            if isinstance(outcome, Exception):
+                self._repair(table, refused=isinstance(outcome, TableMoved))
+            else:
+                self._confirmed(table, outcome, sum(1 for e in todo if "create" not in e))
         if not pending.done():
             pending.set_result(None)
-        self._show(table)
+        if not (self.shared and epoch != table.epoch) and table.pending is None:
+            self._show(table)
+
+    # ------------------------------------------------------------ several hosts, one store
+    def _repair(self, table: HostTable, refused: bool) -> None:
+        """A change of ``table`` was refused (another host changed it first) or its fate is
+        not known (the link to the database broke): read the table again, and make again
+        those of this host's changes that still can be.
+
+        Where the store refused the write (``refused``), nothing of it was kept. Where its
+        fate is not known, the changes the store holds after the last one confirmed are
+        compared with this host's: if they are the same (the write was kept, only its
+        answer was lost), nothing is made again. Else each move is checked again against the table as it now is: one
+        that is still legal is made again; one that is not is dropped, and the player who
+        made it is told (``Member.lost``). Lines said are said again; seats are worked out
+        again from who sits here."""
+        table.epoch += 1
+        lost, table.unsent = table.unsent, []
+        base = table.kept
+        loop = asyncio.get_running_loop()
+        repairing: asyncio.Future[None] = loop.create_future()
+        table.pending = repairing
+
+        def read() -> tuple[StoredTable | None, list[Entry] | None, str]:
+            try:
+                return self.store.load(table.code), self.store.since(table.code, base), ""
+            except Exception as exc:
+                return None, None, str(getattr(exc, "reason", exc))
+
+        async def repair() -> None:
+            try:
+                stored, since, why = await loop.run_in_executor(self._writer_pool(), read)
+                if stored is None:
+                    event("table_not_reread", code=table.code, reason=why[:300])
+                    for _entry, member in lost:
+                        if member is not None:
+                            member.lost = "the table could not be read again: try again"
+                    return
+                mine = [entry for entry, _ in lost]
+                kept = not refused and since is not None and _same(since[:len(mine)], mine)
+                started = self._rebuild(table, stored)
+                event("table_reread", code=table.code, version=stored.version,
+                      remade=0 if kept else len(mine))
+                self._remake(table, [] if kept else lost, started)
+            finally:
+                if table.pending is repairing:
+                    table.pending = None
+                repairing.set_result(None)
+                if table.pending is None:
+                    self._show(table)
+                self._behind(table)
+
+        loop.create_task(repair())
+
+    def _rebuild(self, table: HostTable, stored: StoredTable) -> list[Entry]:
+        """Make ``table`` (in place: its members keep it) what the store holds; what that
+        adds (the game's start, when a player here takes the last seat)."""
+        fresh = self.lobby.build(stored.settings, stored.record, self.store.describe(table.code))
+        here = {m.seat for m in table.members if m.seat is not None}
+        for i, seat in enumerate(fresh.seats):
+            before = table.seats[i] if i < len(table.seats) else None
+            if i in here:
+                seat.empty_since = None
+            elif before is not None and before.name == seat.name:
+                seat.empty_since = before.empty_since
+        table.seats, table.game, table.bots = fresh.seats, fresh.game, fresh.bots
+        table.kept_seats = fresh.kept_seats
+        table.chat = [line.model_dump() for line in stored.chat]
+        table.timed_out = stored.timeout.played if stored.timeout is not None else -1
+        table.stand_in = _standing_in(table, stored.timeout)
+        table.moved_at = _seconds(stored.moved_at, self.clock.now())
+        table.version = table.kept = stored.version
+        table.tracks = {}
+        added: list[Entry] = []
+        for member in list(table.members):
+            member.sent = None  # sent whole again
+            if member.seat is not None and not (
+                    member.seat < len(table.seats)
+                    and table.seats[member.seat].name.lower() in member.login.names):
+                member.seat = None  # their seat was taken at another host first
+                table.members.remove(member)
+                try:
+                    started = self.lobby.join(member, table)
+                except RailgamesError:
+                    started = self.lobby.join(member, table, watch=True)
+                if started and table.game is not None:
+                    table.moved_at = self.clock.now()
+                    added.append({"start": _header(table.game.record), "at": self.now_text()})
+        return added
+
+    def _remake(self, table: HostTable, lost: list[tuple[Entry, Member | None]],
+                again: list[Entry]) -> None:
+        """Make again the changes of ``lost`` that still can be (see ``_repair``), after
+        ``again``."""
+        for entry, member in lost:
+            if "act" in entry and table.game is not None:
+                try:
+                    table.game.apply(entry["act"], recorded=True)
+                except (IllegalAction, MalformedAction) as exc:
+                    if member is not None:
+                        member.lost = ("another move was made first at this table; yours "
+                                       f"was not played ({exc.reason})")[:300]
+                    event("action_lost", code=table.code, reason=exc.reason[:200])
+                    continue
+                again.append({"act": table.game.record.actions[-1],
+                              **({"at": entry["at"]} if "at" in entry else {})})
+            elif "chat" in entry:
+                table.chat.append(entry["chat"])
+                del table.chat[:-MAX_CHAT_KEPT]
+                again.append(entry)
+            elif "undo" in entry and member is not None:
+                member.lost = "another move was made first at this table: nothing was taken back"
+        if again or table.seats_kept() != table.kept_seats:
+            self._keep(table, *again)
+
+    def follow(self) -> None:
+        """Hear what other hosts change (a store shared with them): call on the host's loop
+        once its tables are loaded."""
+        if not self.shared:
+            return
+        loop = self._loop = asyncio.get_running_loop()
+
+        def heard(code: str | None, version: int) -> None:
+            loop.call_soon_threadsafe(self._heard, code, version)
+
+        self.store.follow(heard)
+        hear = getattr(self.store, "hear", None)
+        if hear is not None:
+            hear(PRESENCE, lambda text: loop.call_soon_threadsafe(self._presence_heard, text))
+        self.tell_presence(force=True)
+
+    def _heard(self, code: str | None, version: int) -> None:
+        """Another host changed table ``code`` (None: perhaps any table): catch up."""
+        if code is None:
+            for each in list(self.tables.values()):
+                self._catch_up(each)
+            self._writer_pool().submit(self.store.list).add_done_callback(
+                lambda f: self._loop.call_soon_threadsafe(self._new_tables, f)  # type: ignore[union-attr]
+                if f.exception() is None else None)
+            return
+        table = self.tables.get(code)
+        if table is None:
+            self._load_one(code)
+            return
+        table.heard = max(table.heard, version)
+        self._behind(table)
+
+    def _behind(self, table: HostTable) -> None:
+        """Catch ``table`` up if another host said it is further on than this host has it
+        (with changes of this host's under way, not now: then either their write is
+        refused, and the repair reads the table again, or it is kept and this is called
+        again)."""
+        if self.shared and table.heard > table.version and not table.unsent \
+                and self._loop is not None:
+            self._catch_up(table)
+
+    def _new_tables(self, done: Future[list[str]]) -> None:
+        for code in done.result():
+            if code not in self.tables:
+                self._load_one(code)
+
+    def _load_one(self, code: str) -> None:
+        """A table made at another host: brought here as the store keeps it."""
+        assert self._loop is not None
+        loop = self._loop
+
+        def read() -> StoredTable | Exception:
+            try:
+                return self.store.load(code)
+            except Exception as exc:
+                return exc
+
+        def loaded(done: Future[StoredTable | Exception]) -> None:
+            stored = done.result()
+            if code in self.tables:
+                return  # loaded meanwhile (told twice)
+            if isinstance(stored, Exception):
+                event("table_not_restored", file=self.store.describe(code),
+                      reason=str(getattr(stored, "reason", stored))[:300])
+                return
+            try:
+                table = self.lobby.restore(stored.settings, stored.record,
+                                           self.store.describe(code))
+            except RailgamesError as exc:
+                event("table_not_restored", file=self.store.describe(code), reason=exc.reason)
+                return
+            self._restored(table, stored)
+            self.presence.apply(table)
+            self._announce(table, restored=True)
+            self.bots.schedule(table)
+
+        self._writer_pool().submit(read).add_done_callback(
+            lambda f: loop.call_soon_threadsafe(loaded, f))
+
+    def _catch_up(self, table: HostTable) -> None:
+        """Read what other hosts added to ``table`` since this host's version, and apply it."""
+        assert self._loop is not None
+        loop, base = self._loop, table.version
+
+        def read() -> list[Entry] | None | Exception:
+            try:
+                return self.store.since(table.code, base)
+            except Exception as exc:
+                return exc
+
+        def got(done: Future[list[Entry] | None | Exception]) -> None:
+            entries = done.result()
+            if table.version != base or table.unsent or isinstance(entries, Exception):
+                return  # this host changed it meanwhile (or the store is away): told again
+            if entries is None or not self._apply_all(table, entries):
+                self._reload(table)
+                return
+            table.version = table.kept = base + len(entries)
+            self._show(table)
+            self._behind(table)
+
+        self._writer_pool().submit(read).add_done_callback(
+            lambda f: loop.call_soon_threadsafe(got, f))
+
+    def _reload(self, table: HostTable) -> None:
+        """Read ``table`` whole again (its log was compacted, or what came could not be
+        applied in order)."""
+        assert self._loop is not None
+        loop = self._loop
+
+        def read() -> StoredTable | Exception:
+            try:
+                return self.store.load(table.code)
+            except Exception as exc:
+                return exc
+
+        def loaded(done: Future[StoredTable | Exception]) -> None:
+            stored = done.result()
+            if isinstance(stored, Exception) or table.unsent:
+                return
+            try:
+                started = self._rebuild(table, stored)
+            except RailgamesError as exc:
+                event("table_not_reread", code=table.code, reason=exc.reason[:300])
+                return
+            if started:
+                self._keep(table, *started)
+            else:
+                self._show(table)
+
+        self._writer_pool().submit(read).add_done_callback(
+            lambda f: loop.call_soon_threadsafe(loaded, f))
+
+    def _apply_all(self, table: HostTable, entries: list[Entry]) -> bool:
+        """Apply another host's changes to ``table`` in order; False (and ``table`` left as
+        the entries before the faulty one made it) if one cannot be."""
+        for entry in entries:
+            try:
+                self._apply(table, entry)
+            except Exception as exc:  # read whole again instead, strictly
+                event("change_not_applied", code=table.code, error=repr(exc)[:300])
+                return False
+        return True
+
+    def _apply(self, table: HostTable, entry: Entry) -> None:
+        at = entry.get("at")
+        if "seats" in entry:
+            seats = entry["seats"]
+            if not isinstance(seats, list) or len(seats) != len(table.seats):
+                raise RailgamesError("the seats do not fit the table")
+            for seat, kept in zip(table.seats, seats, strict=True):
+                seat.name, seat.kind = str(kept["name"]), str(kept["kind"])
+                seat.key = kept.get("key") if isinstance(kept.get("key"), str) else None
+                seat.bot_taken = kept.get("bot_taken") is True
+            table.kept_seats = table.seats_kept()
+        elif "start" in entry:
+            if table.game is not None:
+                raise RailgamesError("the game began twice")
+            record = GameRecord.model_validate({**entry["start"], "actions": []})
+            table.game = Game.replay(load_ruleset(record.game, record.map), record)
+            table.bots = bots_for(table)
+            table.moved_at = _seconds(at, self.clock.now())
+        elif "act" in entry:
+            if table.game is None:
+                raise RailgamesError("an action before the game began")
+            table.game.apply(entry["act"], recorded=True)
+            if isinstance(at, str):
+                table.game.record.updated = at
+            table.moved_at = _seconds(at, self.clock.now())
+            if table.stand_in is not None and table.to_move() != table.stand_in:
+                table.stand_in = None
+        elif "undo" in entry:
+            game, back = table.game, entry["undo"]
+            if game is None or type(back) is not int or not 0 <= back <= len(game.record.actions):
+                raise RailgamesError("an undo that does not fit")
+            previous = Game.replay(game.ruleset, game.record, back)
+            previous.record.created = game.record.created
+            game.record, game.state = previous.record, previous.state
+            table.moved_at = _seconds(at, self.clock.now())
+        elif "chat" in entry:
+            table.chat.append(ChatLine.model_validate(entry["chat"]).model_dump())
+            del table.chat[:-MAX_CHAT_KEPT]
+        elif "timeout" in entry:
+            timeout = TimeoutEntry.model_validate(entry["timeout"])
+            table.timed_out = timeout.played
+            table.stand_in = _standing_in(table, timeout)
+        else:
+            raise RailgamesError("not a table's change")
+
+    # --- who sits where, told between hosts
+    def tell_presence(self, force: bool = False) -> None:
+        """Tell the other hosts which seats have their players here (when it changed, and
+        every few seconds so that a host that stopped is forgotten)."""
+        tell = getattr(self.store, "tell", None)
+        if not self.shared or tell is None:
+            return
+        now = time.monotonic()
+        seats = {code: sorted({m.seat for m in t.members if m.seat is not None})
+                 for code, t in self.tables.items() if any(m.seat is not None for m in t.members)}
+        text = json.dumps({"host": self.host_id, "seats": seats}, separators=(",", ":"))
+        if not force and text == self._told and now - self._told_at < PRESENCE_EVERY:
+            return
+        self._told, self._told_at = text, now
+        self.presence.heard(self.host_id, seats, now)
+        self._writer_pool().submit(_quietly, tell, PRESENCE, text)
+        self._lead()
+
+    def _presence_heard(self, text: str) -> None:
+        try:
+            told = json.loads(text)
+            host, seats = str(told["host"]), told["seats"]
+            if host == self.host_id or not isinstance(seats, dict):
+                return
+            self.presence.heard(host, {str(c): [int(s) for s in v] for c, v in seats.items()},
+                                time.monotonic())
+        except (ValueError, KeyError, TypeError):
+            return
+        self._lead()
+
+    def _lead(self) -> None:
+        """Work out again, for every table, who sits elsewhere and whether this host leads."""
+        self.presence.forget_quiet(time.monotonic())
+        for table in self.tables.values():
+            was = table.led_elsewhere
+            self.presence.apply(table)
+            if was and not table.led_elsewhere:
+                self.bots.schedule(table)  # the host that ran its bots has gone: here now
 
     def _show(self, table: HostTable) -> None:
         self.broadcast(table)
@@ -229,27 +634,27 @@ class TableService:
                 event("table_torn", code=code, file=source,
                       reason="its last line was cut short (a write killed halfway); left out")
             try:
-                tidy = getattr(self.store, "tidy", None)
-                if tidy is not None and tidy(code, stored) and source.endswith(".json"):
+                # (Hosts sharing a store leave it as it is: compacting moves the version
+                # on under the others' feet, for no gain a database needs.)
+                if not self.shared and self.store.tidy(code, stored) \
+                        and source.endswith(".json"):
                     event("table_imported", code=code, file=source)
-            except OSError as exc:  # it is read as it is next time
+            except (OSError, RailgamesError) as exc:  # it is read as it is next time
                 event("table_not_tidied", code=code, error=repr(exc)[:300])
-            table.chat = [line.model_dump() for line in stored.chat]
-            table.timed_out = stored.timeout.played if stored.timeout is not None else -1
-            table.stand_in = _standing_in(table, stored.timeout)
-            table.moved_at = _seconds(stored.moved_at, self.clock.now())
+            self._restored(table, stored)
             event("table_restored", code=table.code, game=table.game_id, status=table.status,
                   actions=len(table.game.record.actions) if table.game else 0)
             self._announce(table, restored=True)
 
+    def _restored(self, table: HostTable, stored: StoredTable) -> None:
+        table.chat = [line.model_dump() for line in stored.chat]
+        table.timed_out = stored.timeout.played if stored.timeout is not None else -1
+        table.stand_in = _standing_in(table, stored.timeout)
+        table.moved_at = _seconds(stored.moved_at, self.clock.now())
+        table.version = table.kept = stored.version
+
     def _source(self, code: str) -> str:
-        path = getattr(self.store, "path", None)
-        if path is None:
-            return code
-        log = path(code)
-        if not log.exists() and (self.root / f"{code}.json").exists():
-            return str(self.root / f"{code}.json")
-        return str(log)
+        return self.store.describe(code)
 
     # ------------------------------------------------------------ the lobby
     def listing(self, member: Member | None = None) -> list[dict[str, Any]]:
@@ -278,12 +683,14 @@ class TableService:
             table.moved_at = self.clock.now()
             start = [{"start": _header(table.game.record), "at": self.now_text()}]
         self._keep(table, *start)
+        self.tell_presence()
         return table
 
     def leave(self, member: Member) -> None:
         table = self.lobby.leave(member)
         if table is not None:
             self._keep(table)
+            self.tell_presence()
 
     # ------------------------------------------------------------ playing
     def act(self, member: Member, raw: Any) -> None:
@@ -310,7 +717,7 @@ class TableService:
         game.record.updated = stamp
         event("action", code=table.code, player=member.login.name, type=raw.get("type"),
               index=len(game.record.actions) - 1)
-        self._keep(table, {"act": game.record.actions[-1], "at": stamp})
+        self._keep(table, {"act": game.record.actions[-1], "at": stamp}, by=member)
 
     def undo(self, member: Member) -> None:
         table, game = self._playing(member)
@@ -318,7 +725,7 @@ class TableService:
         game.undo(member.seat)  # refuses anyone else's move, draws, a new turn
         event("undo", code=table.code, player=member.login.name)
         table.moved_at = self.clock.now()
-        self._keep(table, {"undo": len(game.record.actions), "at": self.now_text()})
+        self._keep(table, {"undo": len(game.record.actions), "at": self.now_text()}, by=member)
 
     def say(self, table: HostTable, name: str, seat: int | None, text: str) -> dict[str, Any]:
         """Keep a line said at ``table`` (already checked and cleaned: ``chat``) in its
@@ -355,9 +762,9 @@ class TableService:
         bot (while someone is at its table; ``now`` is ``time.monotonic``'s), and at a
         turn-based table do what its pace says once the awaited move's time, by the
         service's clock, has run out."""
-        import time
-
         now = time.monotonic() if now is None else now
+        if self.shared:
+            self.tell_presence()
         for table in list(self.tables.values()):
             due = self.bots.due(table, now)
             for i in due:
@@ -380,7 +787,7 @@ class TableService:
         deadline = self.deadline(table)
         game, seat, played = table.game, table.to_move(), table.played()
         if game is None or seat is None or deadline is None or table.timed_out == played \
-                or self.clock.now() < deadline:
+                or self.clock.now() < deadline or table.led_elsewhere:
             return
         did = table.pace.on_timeout
         passed: list[Entry] = []
@@ -481,6 +888,54 @@ class TableService:
 
     def tables_of(self, member: Member) -> list[dict[str, Any]]:
         return self.lobby.tables_of(member.login)
+
+
+PRESENCE = "railgames_here"  # the channel hosts tell each other who sits where on
+PRESENCE_EVERY = 5.0  # seconds between tellings when nothing changed
+PRESENCE_FORGET = 16.0  # a host not heard from for this long has stopped
+
+
+class Presence:
+    """Which seats of which tables have their players at which host (hosts sharing a
+    store tell each other: ``TableService.tell_presence``), and so which host leads each
+    table: runs its bots and its clocks. That is the first host, by name, with a player at
+    the table; at a table nobody sits at, the first of all the hosts heard from lately."""
+
+    def __init__(self, me: str) -> None:
+        self.me = me
+        self.hosts: dict[str, tuple[float, dict[str, list[int]]]] = {}
+
+    def heard(self, host: str, seats: dict[str, list[int]], now: float) -> None:
+        self.hosts[host] = (now, seats)
+
+    def forget_quiet(self, now: float) -> None:
+        for host in [h for h, (at, _) in self.hosts.items()
+                     if h != self.me and now - at > PRESENCE_FORGET]:
+            del self.hosts[host]
+
+    def apply(self, table: HostTable) -> None:
+        seated = sorted(h for h, (_, seats) in self.hosts.items() if seats.get(table.code))
+        mine = any(m.seat is not None for m in table.members)
+        table.elsewhere = {s for h, (_, seats) in self.hosts.items() if h != self.me
+                           for s in seats.get(table.code, ())}
+        if mine and self.me not in seated:
+            seated = sorted([*seated, self.me])
+        leader = seated[0] if seated else min([self.me, *self.hosts])
+        table.led_elsewhere = leader != self.me
+
+
+def _same(a: list[Entry], b: list[Entry]) -> bool:
+    def norm(entries: list[Entry]) -> str:
+        return json.dumps(entries, sort_keys=True, default=str)
+
+    return len(a) == len(b) and norm(a) == norm(b)
+
+
+def _quietly(call: Callable[..., Any], *args: Any) -> None:
+    try:
+        call(*args)
+    except Exception as exc:  # the others hear again at the next telling
+        event("presence_not_told", error=repr(exc)[:200])
 
 
 def _standing_in(table: HostTable, timeout: TimeoutEntry | None) -> int | None:

@@ -385,12 +385,10 @@ class PostgresTableStore(SqlTableStore):
 
     def _listen(self) -> None:
         psycopg = self._psycopg
-        lost = False
         while not self._closed:
             try:
                 conn = psycopg.connect(self.dsn, autocommit=True, connect_timeout=10)
             except psycopg.Error:
-                lost = True
                 time.sleep(0.5)
                 continue
             self._listen_conn = conn
@@ -399,14 +397,14 @@ class PostgresTableStore(SqlTableStore):
                     channels = [CHANNEL, *self._channels]
                 for channel in channels:
                     conn.execute(f'LISTEN "{channel}"')
-                if lost:
-                    self._tell_followers(None, 0)  # changes may have been missed: catch up
-                lost = False
+                # Changes made before this host listened (or while it was cut off) were
+                # not heard: every table is caught up from the log.
+                self._tell_followers(None, 0)
                 while not self._closed:
                     for note in conn.notifies(timeout=1.0):
                         self._heard(note.channel, note.payload)
             except psycopg.Error:
-                lost = True
+                pass  # connected again below
             finally:
                 with contextlib.suppress(Exception):
                     conn.close()

@@ -200,6 +200,7 @@ class Host:
         if self.notifier is not None:  # before the tables come back: they say whose move it is
             self.notifier.watch(self.service, self.tables)
         self.service.load()
+        self.service.follow()  # hosts sharing a database: what the others change comes here
         self.tables.on_kick = self.kick
         await self.tables.start()
         # Where the table socket is, for 'railgames serve' beside this host.

@@ -94,6 +94,8 @@ class Member:
     table: HostTable | None = None
     seat: int | None = None  # None: watching
     history: Any = None  # the Recording this member is stepping through, if any
+    # Why the member's last move was not kept after all (another host's came first).
+    lost: str | None = None
     # What this member has been sent of its table, so that only what changed is sent next.
     sent: Any = None
 
@@ -160,6 +162,19 @@ class HostTable:
     stand_in: int | None = None
     # The seat to move and actions played when the service last said whose turn it is.
     announced: tuple[int | None, int] | None = None
+    # Where the store is, for this table: ``version`` counts the changes this host has made
+    # or seen (its writes under way included), ``kept`` those the store has confirmed.
+    version: int = 0
+    kept: int = 0
+    # Several hosts sharing a database (see service.py): the changes sent to the store and
+    # not yet confirmed, with who made each; the repairs made (a write refused because
+    # another host changed the table first starts a new one); the seats whose players sit
+    # at another host; and whether another host runs this table's bots and clocks.
+    unsent: list[tuple[dict[str, Any], Member | None]] = field(default_factory=list)
+    epoch: int = 0
+    heard: int = 0  # the latest version other hosts said the table is at
+    elsewhere: set[int] = field(default_factory=set)
+    led_elsewhere: bool = False
 
     @property
     def title(self) -> str:
@@ -184,8 +199,14 @@ class HostTable:
         return None
 
     def people_here(self) -> int:
-        """How many players sit here now, at their own terminals (watchers not counted)."""
-        return sum(1 for m in self.members if m.seat is not None)
+        """How many players sit here now, at their own terminals (watchers not counted), at
+        this host or another sharing its tables."""
+        here = {m.seat for m in self.members if m.seat is not None}
+        return len(here | self.elsewhere)
+
+    def connected(self, seat: int) -> bool:
+        """Whether the player of ``seat`` is at a terminal now (at this host or another)."""
+        return self.member_at(seat) is not None or seat in self.elsewhere
 
     def bot_moves(self, seat: int) -> bool:
         s = self.seats[seat]

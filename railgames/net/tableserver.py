@@ -215,8 +215,12 @@ class TableServer:
                     # One change at a time per table, each kept and shown before it is
                     # answered: the asker's screen has the new view when the answer comes.
                     await self.service.settled(member.table)
+                    member.lost = None
                     answer = self._handle(member, request)
                     await self.service.settled(member.table)
+                    if member.lost and answer.get("ok"):  # another host's move came first
+                        answer = {"ok": False, "reason": member.lost}
+                        member.lost = None
                 else:
                     answer = self._handle(member, request)
                 send({"id": rid, **answer})
