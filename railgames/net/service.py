@@ -319,8 +319,8 @@ class TableService:
             return
         loop = self._loop = asyncio.get_running_loop()
 
-        def heard(code: str | None, version: int) -> None:
-            loop.call_soon_threadsafe(self._heard, code, version)
+        def heard(code: str | None, version: int, entries: list[Entry] | None) -> None:
+            loop.call_soon_threadsafe(self._heard, code, version, entries)
 
         self.store.follow(heard)
         hear = getattr(self.store, "hear", None)
@@ -328,8 +328,9 @@ class TableService:
             hear(PRESENCE, lambda text: loop.call_soon_threadsafe(self._presence_heard, text))
         self.tell_presence(force=True)
 
-    def _heard(self, code: str | None, version: int) -> None:
-        """Another host changed table ``code`` (None: perhaps any table): catch up."""
+    def _heard(self, code: str | None, version: int, entries: list[Entry] | None = None) -> None:
+        """Another host changed table ``code`` to ``version`` (None: perhaps any table),
+        adding ``entries`` if told: apply them, or catch up from the store."""
         if code is None:
             for each in list(self.tables.values()):
                 self._catch_up(each)
@@ -342,6 +343,13 @@ class TableService:
             self._load_one(code)
             return
         table.heard = max(table.heard, version)
+        if entries and version - len(entries) == table.version and not table.unsent:
+            if self._apply_all(table, entries):
+                table.version = table.kept = version
+                self._show(table)
+            else:
+                self._reload(table)
+            return
         self._behind(table)
 
     def _behind(self, table: HostTable) -> None:

@@ -49,6 +49,7 @@ from railgames.net.store import (
 )
 
 CHANNEL = "railgames"
+NOTIFY_CARRIES = 7000  # bytes of a change told to the other hosts, at most, with its entries
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS rg_tables (
         code TEXT PRIMARY KEY,
@@ -81,7 +82,7 @@ class SqlTableStore:
 
     def __init__(self) -> None:
         self._listeners: list[Callable[[str, Entry], None]] = []
-        self._followers: list[Callable[[str | None, int], None]] = []
+        self._followers: list[Callable[[str | None, int, list[Entry] | None], None]] = []
         self._lock = threading.RLock()
 
     # --- what each database says
@@ -93,8 +94,10 @@ class SqlTableStore:
     def _sql(self, text: str) -> str:
         return text if self.mark == "?" else text.replace("?", self.mark)
 
-    def _after_append(self, cur: Any, code: str, version: int) -> None:
-        """Inside the transaction, after a change is kept (PostgreSQL tells the others)."""
+    def _after_append(self, cur: Any, code: str, version: int,
+                      texts: builtins.list[str] | None = None) -> None:
+        """Inside the transaction, after a change is kept (PostgreSQL tells the others;
+        ``texts``: the entries added, when they are only added)."""
 
     # --- the interface
     def _check_code(self, code: str) -> None:
@@ -137,7 +140,7 @@ class SqlTableStore:
             first = version - len(texts) + 1
             cur.executemany(self._sql("INSERT INTO rg_entries (code, n, entry) VALUES (?, ?, ?)"),
                             [(code, first + i, text) for i, text in enumerate(texts)])
-            self._after_append(cur, code, version)
+            self._after_append(cur, code, version, texts)
         with self._lock:
             listeners = list(self._listeners)
         for listener in listeners:
@@ -232,7 +235,8 @@ class SqlTableStore:
 
         return stop
 
-    def follow(self, listener: Callable[[str | None, int], None]) -> Callable[[], None]:
+    def follow(self, listener: Callable[[str | None, int, builtins.list[Entry] | None], None]
+               ) -> Callable[[], None]:
         with self._lock:
             self._followers.append(listener)
 
@@ -359,10 +363,19 @@ class PostgresTableStore(SqlTableStore):
                 raise RecordError(f"the database at {self.name}: {str(exc).strip()[:200]}"
                                   ) from None
 
-    def _after_append(self, cur: Any, code: str, version: int) -> None:
-        cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{code}:{version}:{self.origin}"))
+    def _after_append(self, cur: Any, code: str, version: int,
+                      texts: builtins.list[str] | None = None) -> None:
+        # The entries ride along when they are small (a move, a line said): the other hosts
+        # apply them without asking the database again. (NOTIFY takes up to 8,000 bytes.)
+        payload = f"{code}:{version}:{self.origin}"
+        if texts:
+            carried = f"{payload}:[{','.join(texts)}]"
+            if len(carried.encode()) <= NOTIFY_CARRIES:
+                payload = carried
+        cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
 
-    def follow(self, listener: Callable[[str | None, int], None]) -> Callable[[], None]:
+    def follow(self, listener: Callable[[str | None, int, builtins.list[Entry] | None], None]
+               ) -> Callable[[], None]:
         stop = super().follow(listener)
         if self._listen_thread is None:
             self._listen_thread = threading.Thread(target=self._listen, daemon=True,
@@ -420,17 +433,28 @@ class PostgresTableStore(SqlTableStore):
                     hear(payload)
             return
         code, _, rest = payload.partition(":")
-        version, _, origin = rest.partition(":")
+        version, _, rest = rest.partition(":")
+        origin, _, carried = rest.partition(":")
         if origin == self.origin or not CODE_RE.match(code) or not version.isdigit():
             return
-        self._tell_followers(code, int(version))
+        entries: builtins.list[Entry] | None = None
+        if carried:
+            try:
+                read = read_strict_json(carried, f"{self.describe(code)}: a change told",
+                                        "table entries", NOTIFY_CARRIES)
+            except RecordError:
+                read = None  # read from the table instead
+            if isinstance(read, list) and all(isinstance(e, dict) for e in read):
+                entries = read
+        self._tell_followers(code, int(version), entries)
 
-    def _tell_followers(self, code: str | None, version: int) -> None:
+    def _tell_followers(self, code: str | None, version: int,
+                        entries: builtins.list[Entry] | None = None) -> None:
         with self._lock:
             followers = list(self._followers)
         for listener in followers:
             with contextlib.suppress(Exception):
-                listener(code, version)
+                listener(code, version, entries)
 
     def close(self) -> None:
         self._closed = True

@@ -165,10 +165,12 @@ class TableStore(Protocol):
     def watch(self, listener: Callable[[str, Entry], None]) -> Callable[[], None]:
         """Call ``listener(code, entry)`` after each change kept; returns what stops it."""
 
-    def follow(self, listener: Callable[[str | None, int], None]) -> Callable[[], None]:
-        """Call ``listener(code, version)``, from any thread, when another host changed a
-        table (``code`` None: the link to the others was lost and found again, so every
-        table may have changed); a store of one host never calls it."""
+    def follow(self, listener: Callable[[str | None, int, builtins.list[Entry] | None], None]
+               ) -> Callable[[], None]:
+        """Call ``listener(code, version, entries)``, from any thread, when another host
+        changed a table to ``version`` (``entries``: what it added, when the store says so;
+        ``code`` None: the link to the others was lost and found again, so every table may
+        have changed); a store of one host never calls it."""
 
     def close(self) -> None:
         """Let go of what the store holds open."""
@@ -253,7 +255,8 @@ class FileTableStore:
         log, old = self.path(code), self.root / f"{code}.json"
         return str(old) if not log.exists() and old.exists() else str(log)
 
-    def follow(self, listener: Callable[[str | None, int], None]) -> Callable[[], None]:
+    def follow(self, listener: Callable[[str | None, int, builtins.list[Entry] | None], None]
+               ) -> Callable[[], None]:
         return lambda: None  # one host: nobody else changes its files
 
     def close(self) -> None:
