@@ -203,10 +203,58 @@ def test_the_same_move_sent_to_both_hosts_at_once_is_played_once(pg_url: str,
             assert added == sum(bool(ok) for ok in oks) and added >= 1
             if added == 1:
                 wins += 1
-                lost = next(a for a in answers if not a.get("ok"))
+                lost = next(x for x in answers if not x.get("ok"))
                 assert "first" in lost["reason"] and "\n" not in lost["reason"]
             assert (await twin.ask(op="leave"))["ok"]
             twin.close()
         assert wins >= 4
+
+    with_hosts(pg_url, tmp_path, test)
+
+
+def test_forged_notices_between_hosts_change_nothing(pg_url: str, tmp_path: Path) -> None:
+    """What the database carries between hosts is read as strictly as a file: a notice
+    that lies (a move out of turn, a move of no game, a version far ahead, deep nesting,
+    random bytes) leaves each host with the table the store keeps, and the game goes on.
+    (Whoever may write to the database is trusted as whoever may write to a host's data
+    directory: a notice of a legal move is believed, as a row of one would be.)"""
+
+    async def test(a: Host, b: Host) -> None:
+        code, clients = await sit_three(a, b)
+        where = {"Ann": a, "Bo": b, "Cy": a}
+        rng = random.Random(4)
+        await play(where, clients, code, rng, 4)
+        await agree(a, b, code)
+        before = list(moves(b.table(code)))
+        table = b.table(code)
+        assert table is not None and table.game is not None
+        seat = table.to_move()
+        other = {**table.game.legal_actions()[0].model_dump(mode="json"),
+                 "seat": (seat + 1) % 3}
+        version = table.version
+        forged = [
+            # A move that is not this seat's, or not a move of this game:
+            f"{code}:{version + 1}:forger:[{{\"act\":{json.dumps(other)}}}]",
+            f"{code}:{version + 1}:forger:[{{\"act\":{{\"type\":\"nonsense\",\"seat\":{seat}}}}}]",
+            f"{code}:{10**30}:forger",
+            f"{code}:{version + 1}:forger:" + "[" * 3000 + "]" * 3000,
+            f"{code}:{version + 1}:forger:" + "\x01\xff garbage",
+            "not a notice at all",
+            "ZZZZ:1:forger",
+        ]
+        for text in forged:
+            a.store.tell("railgames", text)
+        a.store.tell("railgames_here", "{\"host\": [1, 2], \"seats\": 7}")
+        a.store.tell("railgames_here", "x" * 6000)
+        await asyncio.sleep(1.0)
+        await agree(a, b, code)
+        assert moves(b.table(code)) == before == moves(a.table(code))
+        kept = b.store.load(code).record
+        assert kept is not None and kept.actions == before
+        # And the game goes on at both hosts.
+        await play(where, clients, code, rng, 6)
+        await agree(a, b, code)
+        assert moves(a.table(code)) == moves(b.table(code)) == b.store.load(code).record.actions
+        assert len(moves(a.table(code))) == len(before) + 6
 
     with_hosts(pg_url, tmp_path, test)
