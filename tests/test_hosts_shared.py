@@ -258,3 +258,32 @@ def test_forged_notices_between_hosts_change_nothing(pg_url: str, tmp_path: Path
         assert len(moves(a.table(code))) == len(before) + 6
 
     with_hosts(pg_url, tmp_path, test)
+
+
+def test_hosts_whose_database_link_breaks_catch_up_without_losing_or_repeating_a_move(
+        pg_url: str, tmp_path: Path) -> None:
+    """Every connection of both hosts is cut (as a restarted database or a broken network
+    would) in the middle of a game, several times: each host connects again, catches up
+    from the log, and the moves made meanwhile are each kept once."""
+    import psycopg
+
+    async def test(a: Host, b: Host) -> None:
+        code, clients = await sit_three(a, b)
+        where = {"Ann": a, "Bo": b, "Cy": a}
+        rng = random.Random(6)
+        played = 0
+        for _cut in range(3):
+            played += await play(where, clients, code, rng, 5)
+            with psycopg.connect(pg_url, autocommit=True) as conn:
+                cut = conn.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                                   "WHERE datname = current_database() "
+                                   "AND pid <> pg_backend_pid()").fetchone()
+                assert cut is not None and cut[0] >= 2  # each host's own, and its listener
+        played += await play(where, clients, code, rng, 5)
+        await agree(a, b, code)
+        kept = a.store.load(code).record
+        assert kept is not None
+        assert moves(a.table(code)) == moves(b.table(code)) == kept.actions
+        assert len(kept.actions) == played == 20
+
+    with_hosts(pg_url, tmp_path, test)

@@ -406,16 +406,15 @@ class PostgresTableStore(SqlTableStore):
                 continue
             self._listen_conn = conn
             try:
-                with self._lock:
-                    channels = [CHANNEL, *self._channels]
-                for channel in channels:
-                    conn.execute(f'LISTEN "{channel}"')
+                listening: set[str] = set()
+                self._listen_to(conn, listening)
                 # Changes made before this host listened (or while it was cut off) were
                 # not heard: every table is caught up from the log.
                 self._tell_followers(None, 0)
                 while not self._closed:
                     for note in conn.notifies(timeout=1.0):
                         self._heard(note.channel, note.payload)
+                    self._listen_to(conn, listening)  # channels asked for since
             except psycopg.Error:
                 pass  # connected again below
             finally:
@@ -423,6 +422,14 @@ class PostgresTableStore(SqlTableStore):
                     conn.close()
             if not self._closed:
                 time.sleep(0.5)
+
+    def _listen_to(self, conn: Any, listening: set[str]) -> None:
+        with self._lock:
+            channels = [CHANNEL, *self._channels]
+        for channel in channels:
+            if channel not in listening:
+                conn.execute(f'LISTEN "{channel}"')
+                listening.add(channel)
 
     def _heard(self, channel: str, payload: str) -> None:
         if channel != CHANNEL:
