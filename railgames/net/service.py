@@ -221,10 +221,14 @@ class TableService:
         table.pending = repairing
 
         def read() -> tuple[StoredTable | None, list[Entry] | None, str]:
-            try:
-                return self.store.load(table.code), self.store.since(table.code, base), ""
-            except Exception as exc:
-                return None, None, str(getattr(exc, "reason", exc))
+            why = ""
+            for _attempt in range(3):  # a link found cut is made again by the next call
+                try:
+                    return self.store.load(table.code), self.store.since(table.code, base), ""
+                except Exception as exc:
+                    why = str(getattr(exc, "reason", exc))
+                    time.sleep(RETRY)
+            return None, None, why
 
         async def repair() -> None:
             try:
@@ -269,6 +273,7 @@ class TableService:
         table.stand_in = _standing_in(table, stored.timeout)
         table.moved_at = _seconds(stored.moved_at, self.clock.now())
         table.version = table.kept = stored.version
+        table.stale = False
         table.tracks = {}
         added: list[Entry] = []
         for member in list(table.members):
@@ -333,10 +338,18 @@ class TableService:
         adding ``entries`` if told: apply them, or catch up from the store."""
         if code is None:
             for each in list(self.tables.values()):
-                self._catch_up(each)
-            self._writer_pool().submit(self.store.list).add_done_callback(
-                lambda f: self._loop.call_soon_threadsafe(self._new_tables, f)  # type: ignore[union-attr]
-                if f.exception() is None else None)
+                each.stale = True
+                self._behind(each)
+            loop = self._loop
+            assert loop is not None
+
+            def listed(done: Future[list[str]]) -> None:
+                if done.exception() is None:
+                    loop.call_soon_threadsafe(self._new_tables, done)
+                else:  # the store is away: asked again shortly
+                    loop.call_soon_threadsafe(loop.call_later, RETRY, self._heard, None, 0)
+
+            self._writer_pool().submit(self.store.list).add_done_callback(listed)
             return
         table = self.tables.get(code)
         if table is None:
@@ -357,7 +370,7 @@ class TableService:
         (with changes of this host's under way, not now: then either their write is
         refused, and the repair reads the table again, or it is kept and this is called
         again)."""
-        if self.shared and table.heard > table.version and not table.unsent \
+        if self.shared and (table.heard > table.version or table.stale) and not table.unsent \
                 and self._loop is not None:
             self._catch_up(table)
 
@@ -412,13 +425,18 @@ class TableService:
 
         def got(done: Future[list[Entry] | None | Exception]) -> None:
             entries = done.result()
-            if table.version != base or table.unsent or isinstance(entries, Exception):
-                return  # this host changed it meanwhile (or the store is away): told again
+            if isinstance(entries, Exception):  # the store is away: tried again shortly
+                loop.call_later(RETRY, self._behind, table)
+                return
+            if table.version != base or table.unsent:
+                return  # this host changed it meanwhile: told again when its write is done
             if entries is None or not self._apply_all(table, entries):
                 self._reload(table)
                 return
             table.version = table.kept = base + len(entries)
-            self._show(table)
+            table.stale = False
+            if entries:
+                self._show(table)
             self._behind(table)
 
         self._writer_pool().submit(read).add_done_callback(
@@ -438,7 +456,11 @@ class TableService:
 
         def loaded(done: Future[StoredTable | Exception]) -> None:
             stored = done.result()
-            if isinstance(stored, Exception) or table.unsent:
+            if isinstance(stored, Exception):
+                table.stale = True  # the store is away: tried again shortly
+                loop.call_later(RETRY, self._behind, table)
+                return
+            if table.unsent:
                 return
             try:
                 started = self._rebuild(table, stored)
@@ -899,6 +921,7 @@ class TableService:
 
 
 PRESENCE = "railgames_here"  # the channel hosts tell each other who sits where on
+RETRY = 0.5  # seconds before a table is read again when the store was away
 PRESENCE_EVERY = 5.0  # seconds between tellings when nothing changed
 PRESENCE_FORGET = 16.0  # a host not heard from for this long has stopped
 

@@ -414,7 +414,10 @@ class PostgresTableStore(SqlTableStore):
                 while not self._closed:
                     for note in conn.notifies(timeout=1.0):
                         self._heard(note.channel, note.payload)
-                    self._listen_to(conn, listening)  # channels asked for since
+                    # Channels asked for since; and a cut link, which waiting for notices
+                    # alone does not always notice, shows here as an error.
+                    self._listen_to(conn, listening)
+                    conn.execute("SELECT 1")
             except psycopg.Error:
                 pass  # connected again below
             finally:

@@ -173,6 +173,7 @@ class HostTable:
     unsent: list[tuple[dict[str, Any], Member | None]] = field(default_factory=list)
     epoch: int = 0
     heard: int = 0  # the latest version other hosts said the table is at
+    stale: bool = False  # perhaps changed elsewhere unheard (the link was cut): read it
     elsewhere: set[int] = field(default_factory=set)
     led_elsewhere: bool = False
 
