@@ -65,9 +65,12 @@ class TableService:
         exists = getattr(self.store, "exists", None)
         return bool(exists(code)) if exists is not None else code in self.store.list()
 
-    def path_of(self, table: HostTable) -> Path:
-        """Where the file store keeps ``table`` (for tools and tests; never sent to players)."""
-        return self.store.path(table.code)  # type: ignore[attr-defined,no-any-return]
+    def path_of(self, table: HostTable) -> Path | str:
+        """Where the store keeps ``table`` (for tools and tests; never sent to players): the
+        file store's file, or how a database store names its row."""
+        if isinstance(self.store, FileTableStore):
+            return self.store.path(table.code)
+        return self.store.describe(table.code)
 
     # ------------------------------------------------------------ keeping, then showing
     def _keep(self, table: HostTable, *entries: Entry, created: bool = False) -> None:
@@ -243,13 +246,8 @@ class TableService:
             self._announce(table, restored=True)
 
     def _source(self, code: str) -> str:
-        path = getattr(self.store, "path", None)
-        if path is None:
-            return code
-        log = path(code)
-        if not log.exists() and (self.root / f"{code}.json").exists():
-            return str(self.root / f"{code}.json")
-        return str(log)
+        """Where table ``code`` is kept, as the log names it (a file, a database's row)."""
+        return self.store.describe(code)
 
     # ------------------------------------------------------------ the lobby
     def listing(self, member: Member | None = None) -> list[dict[str, Any]]:
