@@ -1073,7 +1073,12 @@ def _loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> Non
 async def serve_forever(config: HostConfig) -> None:
     asyncio.get_running_loop().set_exception_handler(_loop_error)
     host = Host(config)
-    await host.start()
+    try:
+        await host.start()
+    except BaseException:
+        host.service.close()  # what was written is kept; the database let go
+        host.store.close()
+        raise
     print(host.greeting(), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
