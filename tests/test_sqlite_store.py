@@ -330,6 +330,7 @@ def test_forged_rows_are_one_line_each_and_the_other_tables_come_back(tmp_path: 
     assert back == sorted([good, waiting, "HIGH", "LOWV"])
     refused = {line["file"]: line["reason"] for line in log.kind("table_not_restored")}
     assert sorted(refused) == [f"{path} table {code}" for code in bad]
+    assert len(log.kind("table_not_restored")) == len(bad)  # one line each
     assert all("\n" not in reason and len(reason) <= 500 for reason in refused.values())
 
     # A table whose version lied goes on: its next moves are kept and come back.
