@@ -51,13 +51,14 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from host_terminal import HostProcess, Terminal  # noqa: E402
 
 from railgames.core.engine import Game  # noqa: E402
-from railgames.core.record import GameRecord  # noqa: E402
+from railgames.core.errors import RailgamesError  # noqa: E402
 from railgames.games import load_ruleset  # noqa: E402
 
 TARGET_P95 = 0.100  # seconds, at 20 sessions
@@ -101,45 +102,55 @@ def rss_of_tree(pid: int) -> tuple[int, int, int]:
     return rss.get(pid, 0), apps, workers
 
 
-class TableFiles:
-    """Each table's game as its file says, brought up to date by applying only the new
-    actions: the measuring side must not spend the time it measures replaying games
-    (a whole replay per question blocked its loop, and every echo waited behind it)."""
+class TableRows:
+    """Each table's game as the host's store keeps it, brought up to date by applying only
+    the actions kept since it was last read: the measuring side must not spend the time it
+    measures replaying games (a whole replay per question blocked its loop, and every echo
+    waited behind it)."""
 
     def __init__(self) -> None:
-        self.known: dict[Path, tuple[tuple[int, int], list[str], Game | None]] = {}
+        self.stores: dict[Path, Any] = {}
+        self.known: dict[tuple[Path, str], tuple[int, list[str], Game | None]] = {}
 
-    def get(self, path: Path) -> tuple[list[str], Game | None]:
+    def store(self, data_dir: Path) -> Any:
+        if data_dir not in self.stores:
+            from railgames.net.sqlstore import open_store
+
+            self.stores[data_dir] = open_store(None, data_dir)  # the host's tables.sqlite3
+        return self.stores[data_dir]
+
+    def codes(self, data_dir: Path) -> list[str]:
         try:
-            info = path.stat()
-        except OSError:
-            return [], None
-        stamp = (info.st_mtime_ns, info.st_size)
-        seen = self.known.get(path)
-        if seen is not None and seen[0] == stamp:
-            return seen[1], seen[2]
+            return list(self.store(data_dir).list())
+        except RailgamesError:
+            return []
+
+    def get(self, data_dir: Path, code: str) -> tuple[list[str], Game | None]:
+        store = self.store(data_dir)
+        seen = self.known.get((data_dir, code))
         try:
-            saved = json.loads(path.read_text())
-        except (OSError, ValueError):
+            if seen is not None:
+                version, seats, game = seen
+                entries = store.since(code, version)
+                if entries is not None and all(e.keys() - {"at"} <= {"act", "chat", "timeout"}
+                                               for e in entries):
+                    if game is not None or not any("act" in e for e in entries):
+                        for entry in entries:
+                            if "act" in entry and game is not None:
+                                game.apply(entry["act"])
+                        self.known[(data_dir, code)] = (version + len(entries), seats, game)
+                        return seats, game
+            stored = store.load(code)
+        except RailgamesError:
             return (seen[1], seen[2]) if seen else ([], None)
-        seats = [seat["name"] for seat in saved["seats"]]
-        game = seen[2] if seen else None
-        if not saved.get("record"):
-            game = None
-        else:
-            record = GameRecord.model_validate(saved["record"])
-            done = len(game.record.actions) if game is not None else 0
-            if game is None or done > len(record.actions) \
-                    or game.record.actions != record.actions[:done]:
-                game = Game.replay(load_ruleset(record.game, record.map), record)
-            else:
-                for action in record.actions[done:]:
-                    game.apply(action)
-        self.known[path] = (stamp, seats, game)
+        seats = [seat.name for seat in stored.settings.seats]
+        record = stored.record
+        game = Game.replay(load_ruleset(record.game, record.map), record) if record else None
+        self.known[(data_dir, code)] = (stored.version, seats, game)
         return seats, game
 
 
-TABLES = TableFiles()
+TABLES = TableRows()
 
 
 class Player:
@@ -197,8 +208,8 @@ class Player:
 
     def my_turn(self) -> bool:
         """Is this session's seat to move? (Read from the host's saved tables.)"""
-        for path in (self.data_dir / "tables").glob("*.json"):
-            seats, game = TABLES.get(path)
+        for code in TABLES.codes(self.data_dir):
+            seats, game = TABLES.get(self.data_dir, code)
             if game is None or self.name not in seats:
                 continue
             prompt = game.prompt()
@@ -266,12 +277,9 @@ def host_echoes(path: Path, since: float) -> list[float]:
 
 def moves_played(data_dir: Path) -> int:
     total = 0
-    for path in (data_dir / "tables").glob("*.json"):
-        try:
-            record = json.loads(path.read_text()).get("record") or {}
-        except (OSError, ValueError):
-            continue
-        total += len(record.get("actions", []))
+    for code in TABLES.codes(data_dir):
+        _seats, game = TABLES.get(data_dir, code)
+        total += len(game.record.actions) if game is not None else 0
     return total
 
 

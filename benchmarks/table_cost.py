@@ -3,7 +3,7 @@
 Six people play Railways of the World (Eastern US) at one table, each choosing a
 random legal move when it is theirs: the longest games there are (over a
 thousand actions). The host side is the real thing, in this process: the
-table service, its store (writing to a temporary folder) and the table socket.
+table service, its store (the host's default, in a temporary folder) and the table socket.
 The six players are another process, each with its own link to the socket, as
 the app processes of an SSH host are; what they spend is theirs, not the
 host's.
@@ -49,6 +49,16 @@ def service_class() -> Any:
     except ImportError:  # the host before its table service was split
         from railgames.net.tables import TableService  # type: ignore[attr-defined,no-redef]
     return TableService
+
+
+def host_store(data: Path) -> Any:
+    """The store a host keeps its tables in by default (SQLite in its data directory); None
+    on versions before it, whose table service keeps files of its own."""
+    try:
+        from railgames.net.sqlstore import open_store
+    except ImportError:
+        return None
+    return open_store(None, data)
 
 
 def players(socket_path: str, tokens: list[str], code_box: Any, seed: int, stop_at: int) -> None:
@@ -134,7 +144,9 @@ async def host(data: Path, seed: int, stop_at: int) -> dict[int, float]:
 
     random.seed(seed)
     TableService = service_class()
-    service = TableService(data / "tables", bot_delay=0, bot_workers=0)
+    store = host_store(data)
+    service = TableService(data / "tables", bot_delay=0, bot_workers=0,
+                           **({"store": store} if store is not None else {}))
     server = TableServer(service, data / "t.sock")
     await server.start()
     tokens = [server.issue_token(Login(name=name, peer="bench")) for name in PLAYERS]
@@ -164,6 +176,8 @@ async def host(data: Path, seed: int, stop_at: int) -> dict[int, float]:
     flush = getattr(service, "flush", None)
     if flush is not None:
         flush()
+    if store is not None:
+        store.close()
     return stamps
 
 

@@ -353,10 +353,15 @@ class OpenSshTerminal:
 
 
 def kept_record(data_dir: Path, code: str) -> Any:
-    """The record of table ``code`` as the host keeps it (None before its game begins)."""
-    from railgames.net.store import FileTableStore
+    """The record of table ``code`` as the host keeps it (None before its game begins), read
+    from the host's database while it runs."""
+    from railgames.net.sqlstore import open_store
 
-    return FileTableStore(data_dir / "tables").load(code).record
+    store = open_store(None, data_dir)
+    try:
+        return store.load(code).record
+    finally:
+        store.close()
 
 
 async def until(check: Any, what: str, timeout: float = 30.0) -> None:

@@ -25,6 +25,12 @@ def add_commands(sub: Any) -> None:
                       help="allow only the public keys in FILE (no password)")
     host.add_argument("--data-dir", metavar="DIR",
                       help="host key, tables and saves (default: railgames' data directory)")
+    host.add_argument("--store", metavar="WHERE",
+                      help="where the tables are kept (default: tables.sqlite3 in the data "
+                           "directory); sqlite:PATH for another SQLite file, "
+                           "postgresql://USER@HOST/DB for a database several hosts share, "
+                           "'files' for one file per table in the data directory's tables "
+                           "folder, as earlier versions kept them")
     host.add_argument("--max-sessions", type=int, default=50, help="sessions at once (default 50)")
     host.add_argument("--per-ip", type=int, default=8, help="sessions from one address (default 8)")
     host.add_argument("--login-timeout", type=float, default=30,
@@ -140,6 +146,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         unattended=args.bot_takeover_unattended,
         notify_command=args.notify_command or None,
         notify_join=args.notify_join or None,
+        store=args.store or None,
     )
     config.limits.login_failures = args.login_failures
     setup_logging()
@@ -147,6 +154,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         asyncio.run(serve_forever(config))
     except OSError as exc:
         raise RailgamesError(f"cannot listen on {args.bind}:{args.port}: {exc.strerror or exc}") from None
+    except RailgamesError:  # a start problem (the tables' store): one line, as the others
+        raise
     except Exception as exc:  # a fault in the host itself: still one JSON line in the log
         import traceback
 

@@ -90,9 +90,12 @@ class TableService:
         exists = getattr(self.store, "exists", None)
         return bool(exists(code)) if exists is not None else code in self.store.list()
 
-    def path_of(self, table: HostTable) -> Path:
-        """Where the file store keeps ``table`` (for tools and tests; never sent to players)."""
-        return Path(self.store.describe(table.code))
+    def path_of(self, table: HostTable) -> Path | str:
+        """Where the store keeps ``table`` (for tools and tests; never sent to players): the
+        file store's file, or how a database store names its row."""
+        if isinstance(self.store, FileTableStore):
+            return self.store.path(table.code)
+        return self.store.describe(table.code)
 
     # ------------------------------------------------------------ keeping, then showing
     def _keep(self, table: HostTable, *entries: Entry, created: bool = False,
@@ -684,6 +687,7 @@ class TableService:
         table.version = table.kept = stored.version
 
     def _source(self, code: str) -> str:
+        """Where table ``code`` is kept, as the log names it (a file, a database's row)."""
         return self.store.describe(code)
 
     # ------------------------------------------------------------ the lobby

@@ -31,7 +31,7 @@ from typing import Any
 import asyncssh
 
 from railgames import compat
-from railgames.core.errors import RailgamesError
+from railgames.core.errors import RailgamesError, RecordError
 from railgames.net.notify import Notifier
 from railgames.net.players import (
     Kick,
@@ -43,6 +43,9 @@ from railgames.net.players import (
     player_dir,
 )
 from railgames.net.service import TableService
+from railgames.net.sqlstore import open_store
+from railgames.net.store import FileTableStore, TableStore
+from railgames.net.tableimport import import_table_files
 from railgames.net.tables import Login, event, name_problem
 from railgames.net.tableserver import TableServer
 
@@ -77,6 +80,8 @@ class HostConfig:
     notify_command: str | None = None
     # How a notification says to come back ({player}, {code}); default: the ssh command.
     notify_join: str | None = None
+    # Where the tables are kept (``sqlstore.open_store``): None is tables.sqlite3 in data_dir.
+    store: str | None = None
 
 
 # Back from the app's screen: main screen, cursor shown, no mouse reports, no bracketed paste.
@@ -157,9 +162,10 @@ class Host:
 
     def __init__(self, config: HostConfig) -> None:
         self.config = config
+        self.store = open_host_store(config.store, config.data_dir)
         self.service = TableService(config.data_dir / "tables", bot_delay=config.bot_delay,
                                     bot_takeover=config.bot_takeover,
-                                    unattended=config.unattended)
+                                    unattended=config.unattended, store=self.store)
         self.tables = TableServer(self.service, _socket_path(config.data_dir))
         self.notifier: Notifier | None = None
         if config.notify_command:
@@ -199,6 +205,8 @@ class Host:
         self.tables.keep_players(cfg.data_dir / "host", cfg.limits.login_failures)
         if self.notifier is not None:  # before the tables come back: they say whose move it is
             self.notifier.watch(self.service, self.tables)
+        # Tables an earlier version kept as files come into the database once.
+        import_table_files(cfg.data_dir / "tables", self.store)
         self.service.load()
         self.service.follow()  # hosts sharing a database: what the others change comes here
         self.tables.on_kick = self.kick
@@ -291,6 +299,7 @@ class Host:
         await self.tables.close()
         (self.config.data_dir / "host" / "socket-path").unlink(missing_ok=True)
         self.service.close()
+        self.store.close()
         if self.notifier is not None:  # a command under way may finish; the rest waits
             await asyncio.to_thread(self.notifier.close)
 
@@ -321,8 +330,40 @@ class Host:
             lines.append(f"only the keys in {cfg.authorized_keys} may log in")
         else:
             lines.append(f"table password: {self.password}")
-        lines.append(f"tables are kept in {self.service.root}")
+        lines.append(f"tables are kept in {store_place(self.store)}")
         return "\n".join(lines)
+
+
+def open_host_store(spec: str | None, data_dir: Path) -> TableStore:
+    """The store ``--store`` names (see ``sqlstore.open_store``), opened and read once: one
+    that cannot be used (a folder, a pipe or another kind of file where the database
+    should be, a database of another shape, a server out of reach) is a RecordError of one
+    line, and the host does not start."""
+    try:
+        store: TableStore = open_store(spec, data_dir)
+    except RailgamesError as exc:
+        raise RecordError(f"the tables cannot be kept: {exc.reason}"[:500]) from None
+    except OSError as exc:  # e.g. the data directory cannot be made
+        where = f"{exc.filename}: " if exc.filename else ""
+        raise RecordError(f"the tables cannot be kept: {where}{exc.strerror or exc}"[:500]
+                          ) from None
+    try:
+        store.list()
+    except Exception as exc:
+        with contextlib.suppress(Exception):
+            store.close()
+        place = store_place(store)
+        reason = getattr(exc, "reason", None) or f"{type(exc).__name__}: {exc}"
+        reason = reason if place in reason else f"{place}: {reason}"
+        raise RecordError(f"the tables cannot be kept: {reason}"[:500]) from None
+    return store
+
+
+def store_place(store: Any) -> str:
+    """Where ``store`` keeps the tables, for the greeting and messages."""
+    if isinstance(store, FileTableStore):
+        return str(store.root)
+    return str(getattr(store, "name", None) or type(store).__name__)
 
 
 def _socket_path(data_dir: Path) -> Path:
@@ -1033,7 +1074,12 @@ def _loop_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> Non
 async def serve_forever(config: HostConfig) -> None:
     asyncio.get_running_loop().set_exception_handler(_loop_error)
     host = Host(config)
-    await host.start()
+    try:
+        await host.start()
+    except BaseException:
+        host.service.close()  # what was written is kept; the database let go
+        host.store.close()
+        raise
     print(host.greeting(), flush=True)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
