@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from railgames.core.errors import RailgamesError, RecordError
+from railgames.net import after
 from railgames.net.docstore import SharedDocs, shared_docs
 from railgames.net.notify import Notifier
 from railgames.net.pace import ManualClock
@@ -106,6 +107,26 @@ def test_two_claims_of_one_name_at_once_one_wins(two: tuple[SharedDocs, SharedDo
             owner = players.find(name)[0]
             assert owner is not None and owner.key == winners[0]
             assert name.lower() not in players.reserved
+
+
+def test_admin_with_the_hosts_store_changes_the_register_every_host_reads(
+        pg_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from railgames.cli import main
+
+    store = PostgresTableStore(pg_url)
+    host = Players(tmp_path / "data" / "host", SharedDocs(store))
+    claim(host, "Cy", KEY_A)
+    with LogLines() as log:  # (the host's log: the command's line goes there)
+        assert main(["host", "admin", "ban", "Cy", "--data-dir", str(tmp_path / "data"),
+                     "--store", pg_url]) == 0
+    assert "Cy: banned" in capsys.readouterr().out
+    assert log.kind("admin")[0]["command"] == "ban"
+    assert not check_key(host, "Cy", KEY_A).ok
+    assert main(["host", "admin", "list", "--data-dir", str(tmp_path / "data"),
+                 "--store", pg_url]) == 0
+    assert "banned" in capsys.readouterr().out
+    assert not (tmp_path / "data" / "host" / "players.json").exists()
+    store.close()
 
 
 # ------------------------------------------------------------------ profiles
@@ -248,3 +269,52 @@ def test_hostile_rows_are_one_line_each_and_break_nothing_else(
     assert sorted(line["id"] for line in unreadable) == [f"bad/{i}" for i in range(1, 6)]
     assert all(len(line["reason"]) <= 300 for line in unreadable)
     assert two[0].take_pending(16_000)[1] == []  # each marked done: never tried again
+
+
+# ------------------------------------------------------------------ the host
+def test_a_host_with_a_postgresql_store_keeps_players_and_notices_there(
+        pg_url: str, tmp_path: Path) -> None:
+    import asyncio
+
+    from railgames.net.sshhost import Host, HostConfig
+
+    async def run() -> None:
+        host = Host(HostConfig(port=0, data_dir=tmp_path, store=pg_url, notify_command="true"))
+        await host.start()
+        try:
+            assert host.docs is not None and host.notifier is not None
+            assert host.notifier.docs is host.docs
+            players = host.tables.players
+            assert players is not None and players.docs is host.docs
+            assert host.tables.profiles.docs is host.docs
+            elsewhere = PostgresTableStore(pg_url)
+            claim(Players(tmp_path / "other", SharedDocs(elsewhere)), "Dee", KEY_B)
+            elsewhere.close()
+            assert not check_key(players, "Dee", KEY_A).ok
+            assert "postgresql://" in host.greeting()
+        finally:
+            await host.close()
+        assert not (tmp_path / "host" / "players.json").exists()
+
+    asyncio.run(run())
+
+
+def test_ratings_come_from_the_tables_in_the_store(pg_url: str, tmp_path: Path) -> None:
+    from tests.test_after import finished
+
+    store = PostgresTableStore(pg_url)
+    service = TableService(tmp_path / "a", bot_delay=0, bot_workers=0, clock=ManualClock(),
+                           store=store)
+    finished(service, ["ann", "bob", "cat"])
+    service.flush()
+    page = after.player_page(service, {"ann"}, "ann")
+    assert page["games"] and page["games"][0]["rated"] == 1
+    other_store = PostgresTableStore(pg_url)  # another host, starting on the same database
+    other = TableService(tmp_path / "b", bot_delay=0, bot_workers=0, clock=ManualClock(),
+                         store=other_store)
+    other.load()
+    assert after.player_page(other, {"ann"}, "ann") == page
+    service.close()
+    other.close()
+    store.close()
+    other_store.close()

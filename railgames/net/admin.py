@@ -1,7 +1,8 @@
 """``railgames host admin``: the host's operator lists, renames, kicks and bans names and keys.
 
-The register of players lives in the host's data directory; these commands
-change it there. While a host runs with that directory, the command goes to the
+The register of players lives in the host's data directory (or, for hosts started
+with ``--store postgresql://...``, in that database: give the same ``--store``); these
+commands change it there. While a host runs with that directory, the command goes to the
 host instead, through its table socket, with the admin token the host keeps
 beside its key (readable by the host's user only): the host changes the
 register, ends the sessions a kick, ban or rename concerns, and logs the change
@@ -66,15 +67,29 @@ def _ask_host(socket_path: str, token: str, command: str, args: list[str]) -> st
     return str(answer.get("text", ""))
 
 
-def run_admin(data_dir: Path, command: str, args: list[str]) -> str:
-    """Carry out ``command``; the text for the operator (RailgamesError: one line why not)."""
+def run_admin(data_dir: Path, command: str, args: list[str], store: str | None = None) -> str:
+    """Carry out ``command``; the text for the operator (RailgamesError: one line why not).
+
+    ``store`` is the host's ``--store``: with a PostgreSQL address the register is the one
+    in that database, which every host using it reads."""
     host = _running_host(data_dir)
     if host is not None:
         return _ask_host(*host, command, args)
     if command == "kick":
         raise RailgamesError(f"no host is running with the data directory {data_dir}: there is "
                              "no session to end")
-    outcome = apply_admin(Players(data_dir / "host"), command, args)
+    opened = None
+    if store and store.startswith(("postgresql://", "postgres://")):
+        from railgames.net.docstore import SharedDocs
+        from railgames.net.sqlstore import PostgresTableStore
+
+        opened = PostgresTableStore(store)
+    try:
+        docs = SharedDocs(opened) if opened is not None else None
+        outcome = apply_admin(Players(data_dir / "host", docs), command, args)
+    finally:
+        if opened is not None:
+            opened.close()
     if outcome.changed is not None:
         from railgames.net.tables import event
 

@@ -25,6 +25,10 @@ def add_commands(sub: Any) -> None:
                       help="allow only the public keys in FILE (no password)")
     host.add_argument("--data-dir", metavar="DIR",
                       help="host key, tables and saves (default: railgames' data directory)")
+    host.add_argument("--store", metavar="WHERE",
+                      help="where the tables are kept: postgresql://... (a database several "
+                           "hosts share, with their players and notifications), "
+                           "sqlite:PATH, or files (default: the table files in --data-dir)")
     host.add_argument("--max-sessions", type=int, default=50, help="sessions at once (default 50)")
     host.add_argument("--per-ip", type=int, default=8, help="sessions from one address (default 8)")
     host.add_argument("--login-timeout", type=float, default=30,
@@ -81,6 +85,9 @@ def _add_admin(host: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS,
                         help="the host's data directory (default: railgames' data directory)")
+    common.add_argument("--store", metavar="WHERE", default=argparse.SUPPRESS,
+                        help="the host's --store: with postgresql://... the register is in "
+                             "that database, shared by every host using it")
     sub = host.add_subparsers(dest="host_command", metavar="admin")
     admin = sub.add_parser(
         "admin", help="list, rename, kick and ban players (names and keys)",
@@ -140,6 +147,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         unattended=args.bot_takeover_unattended,
         notify_command=args.notify_command or None,
         notify_join=args.notify_join or None,
+        store=args.store or None,
     )
     config.limits.login_failures = args.login_failures
     setup_logging()
@@ -147,6 +155,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         asyncio.run(serve_forever(config))
     except OSError as exc:
         raise RailgamesError(f"cannot listen on {args.bind}:{args.port}: {exc.strerror or exc}") from None
+    except RailgamesError:  # the host cannot start as asked (--store out of reach): one line
+        raise
     except Exception as exc:  # a fault in the host itself: still one JSON line in the log
         import traceback
 
@@ -162,7 +172,8 @@ def cmd_admin(args: argparse.Namespace) -> int:
     from railgames.net.admin import run_admin
 
     print(run_admin(_data_dir(args), args.admin_command,
-                    [getattr(args, name) for name in args.admin_args]))
+                    [getattr(args, name) for name in args.admin_args],
+                    store=getattr(args, "store", None) or None))
     return 0
 
 

@@ -32,6 +32,7 @@ import asyncssh
 
 from railgames import compat
 from railgames.core.errors import RailgamesError
+from railgames.net.docstore import shared_docs
 from railgames.net.notify import Notifier
 from railgames.net.players import (
     Kick,
@@ -77,6 +78,8 @@ class HostConfig:
     notify_command: str | None = None
     # How a notification says to come back ({player}, {code}); default: the ssh command.
     notify_join: str | None = None
+    # Where the tables are kept (--store: sqlstore.open_store); None: the table files.
+    store: str | None = None
 
 
 # Back from the app's screen: main screen, cursor shown, no mouse reports, no bracketed paste.
@@ -157,14 +160,23 @@ class Host:
 
     def __init__(self, config: HostConfig) -> None:
         self.config = config
+        self.store: Any = None  # the store --store names, opened here and closed by close
+        if config.store:
+            from railgames.net.sqlstore import open_store
+
+            self.store = open_store(config.store, config.data_dir)
         self.service = TableService(config.data_dir / "tables", bot_delay=config.bot_delay,
                                     bot_takeover=config.bot_takeover,
-                                    unattended=config.unattended)
+                                    unattended=config.unattended, store=self.store)
+        # Players, profiles and notifications beside tables that several hosts share
+        # (PostgreSQL); None: files in the host's folder, as for one host.
+        self.docs = shared_docs(self.service.store)
         self.tables = TableServer(self.service, _socket_path(config.data_dir))
         self.notifier: Notifier | None = None
         if config.notify_command:
             self.notifier = Notifier(config.notify_command, config.data_dir / "host" / "outbox",
-                                     clock=self.service.clock, join_hint=join_hint(config))
+                                     clock=self.service.clock, join_hint=join_hint(config),
+                                     docs=self.docs)
         # The sessions (channels) counted against --max-sessions, and how many of them each
         # address has (--per-ip): see admit and release.
         self.sessions: set[PtySession] = set()
@@ -196,7 +208,7 @@ class Host:
         elif not self.password:
             self.password = "-".join(secrets.token_hex(2) for _ in range(3))
         self.tables.password = self.password
-        self.tables.keep_players(cfg.data_dir / "host", cfg.limits.login_failures)
+        self.tables.keep_players(cfg.data_dir / "host", cfg.limits.login_failures, self.docs)
         if self.notifier is not None:  # before the tables come back: they say whose move it is
             self.notifier.watch(self.service, self.tables)
         self.service.load()
@@ -292,6 +304,8 @@ class Host:
         self.service.close()
         if self.notifier is not None:  # a command under way may finish; the rest waits
             await asyncio.to_thread(self.notifier.close)
+        if self.store is not None:
+            await asyncio.to_thread(self.store.close)
 
     def kick(self, kick: Kick) -> int:
         """End the SSH sessions of a kicked, banned or renamed login, and their connections
@@ -320,7 +334,8 @@ class Host:
             lines.append(f"only the keys in {cfg.authorized_keys} may log in")
         else:
             lines.append(f"table password: {self.password}")
-        lines.append(f"tables are kept in {self.service.root}")
+        lines.append(f"tables are kept in "
+                     f"{getattr(self.store, 'name', self.service.root)}")
         return "\n".join(lines)
 
 

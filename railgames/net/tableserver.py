@@ -33,6 +33,7 @@ from typing import Any
 
 from railgames.core.errors import RailgamesError, RecordError
 from railgames.net import ops
+from railgames.net.docstore import SharedDocs
 from railgames.net.pace import LIVE, Pace
 from railgames.net.players import (
     Kick,
@@ -106,10 +107,12 @@ class TableServer:
                 event("send_failed", player=name, error=repr(exc)[:300])
         return told
 
-    def keep_players(self, host_dir: Path, login_failures: int = 10) -> None:
-        """Use the register of players in ``host_dir``: refused at once if it cannot be read."""
-        self.players = Players(host_dir)
-        self.profiles = Profiles(host_dir / "profiles")
+    def keep_players(self, host_dir: Path, login_failures: int = 10,
+                     docs: SharedDocs | None = None) -> None:
+        """Use the register of players in ``host_dir`` (or, with ``docs``, the one in the
+        database the host shares with others): refused at once if it cannot be read."""
+        self.players = Players(host_dir, docs)
+        self.profiles = Profiles(host_dir / "profiles", docs)
         try:
             self.players.read()
         except RecordError as exc:
