@@ -318,3 +318,56 @@ def test_ratings_come_from_the_tables_in_the_store(pg_url: str, tmp_path: Path) 
     other.close()
     store.close()
     other_store.close()
+
+
+def test_a_ban_or_kick_on_one_host_ends_the_sessions_on_every_host(
+        pg_url: str, tmp_path: Path) -> None:
+    import asyncio
+
+    from railgames.net.admin import run_admin
+    from railgames.net.sshhost import Host, HostConfig
+
+    class Writer:
+        closed = False
+
+        def close(self) -> None:
+            self.closed = True
+
+    async def run() -> None:
+        one = Host(HostConfig(port=0, data_dir=tmp_path / "one", store=pg_url))
+        other = Host(HostConfig(port=0, data_dir=tmp_path / "other", store=pg_url))
+        await one.start()
+        await other.start()
+        try:
+            seen: dict[str, list[dict[str, Any]]] = {"Eve": [], "Fay": [], "Gus": []}
+            writers = {}
+            for name in seen:  # browser players of the other host
+                member = Member(login=Login(name=name, peer="127.0.0.1:1"),
+                                send=seen[name].append)
+                writers[name] = other.tables.connections[member] = Writer()  # type: ignore[assignment]
+                other.tables.web_members.add(member)
+
+            async def kicked(name: str) -> bool:
+                for _ in range(200):
+                    if writers[name].closed:
+                        return True
+                    await asyncio.sleep(0.05)
+                return False
+
+            # Through the first host (running with its folder), then with no host at all.
+            text = await asyncio.to_thread(run_admin, tmp_path / "one", "ban", ["Eve"])
+            assert "Eve: banned" in text
+            assert await kicked("Eve") and seen["Eve"][-1]["ev"] == "kicked"
+            text = await asyncio.to_thread(run_admin, tmp_path / "none", "kick", ["Fay"],
+                                           store=pg_url)
+            assert text == "Fay: every host using the database is told to end its sessions"
+            assert await kicked("Fay")
+            other.service.store.tell("railgames_kick", '{"names": [["Gus"]], "reason": 1}')
+            other.service.store.tell("railgames_kick", "[" * 5000)
+            await asyncio.sleep(0.5)
+            assert not writers["Gus"].closed  # what cannot be read is left alone
+        finally:
+            await one.close()
+            await other.close()
+
+    asyncio.run(run())

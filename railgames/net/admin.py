@@ -8,7 +8,8 @@ beside its key (readable by the host's user only): the host changes the
 register, ends the sessions a kick, ban or rename concerns, and logs the change
 as one JSON line (``"event": "admin"``). With no host running, the command
 changes the file itself and writes the same line on standard error; a kick
-then has nobody to end.
+then has nobody to end. With a PostgreSQL ``--store``, every host using the
+database is told to end the sessions a kick, ban or rename concerns.
 """
 
 from __future__ import annotations
@@ -75,18 +76,25 @@ def run_admin(data_dir: Path, command: str, args: list[str], store: str | None =
     host = _running_host(data_dir)
     if host is not None:
         return _ask_host(*host, command, args)
-    if command == "kick":
+    shared = bool(store) and str(store).startswith(("postgresql://", "postgres://"))
+    if command == "kick" and not shared:
         raise RailgamesError(f"no host is running with the data directory {data_dir}: there is "
                              "no session to end")
     opened = None
-    if store and store.startswith(("postgresql://", "postgres://")):
-        from railgames.net.docstore import SharedDocs
+    if shared:
+        from railgames.net.docstore import SharedDocs, tell_kick
         from railgames.net.sqlstore import PostgresTableStore
 
-        opened = PostgresTableStore(store)
+        opened = PostgresTableStore(str(store))
     try:
         docs = SharedDocs(opened) if opened is not None else None
         outcome = apply_admin(Players(data_dir / "host", docs), command, args)
+        if opened is not None and outcome.kick is not None:  # every host ends those sessions
+            kick = outcome.kick
+            tell_kick(opened, sorted(kick.names), sorted(kick.keys), kick.reason)
+            told = "every host using the database is told to end its sessions"
+            outcome.text = f"{args[0]}: {told}" if command == "kick" else \
+                f"{outcome.text}; {told}"
     finally:
         if opened is not None:
             opened.close()

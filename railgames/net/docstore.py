@@ -20,6 +20,10 @@ delivers it. A host holds what it accepted (``holder``, ``held_at``) until it is
 one that stops lets go of what it did not deliver, and what a killed host held is
 taken by the next host to start once it is older than ``STALE_SECONDS``.
 
+A kick, ban or rename made on one host (or by ``railgames host admin --store``) is told
+to the others on the database's ``railgames_kick`` channel (``NOTIFY``), and each ends
+the sessions it concerns.
+
 This module moves text only: what is read back goes through the same strict readers
 as the files (nothing is trusted because a host wrote it), and a document larger than
 the reader's limit is refused without being fetched.
@@ -189,3 +193,49 @@ def shared_docs(store: Any) -> SharedDocs | None:
     if getattr(store, "shared", False) and hasattr(store, "_tx"):
         return SharedDocs(store)
     return None
+
+
+# ------------------------------------------------------------------ kicks between hosts
+KICKS = "railgames_kick"  # the channel hosts tell each other the sessions to end on
+
+
+def tell_kick(store: Any, names: builtins.list[str], keys: builtins.list[str],
+              reason: str) -> None:
+    """Ask every other host using ``store`` to end the sessions of these names and keys
+    (a ban, a rename or a kick made by one host, or by ``railgames host admin``)."""
+    import json
+
+    store.tell(KICKS, json.dumps({"from": str(getattr(store, "origin", "")),
+                                  "names": names[:20], "keys": keys[:20],
+                                  "reason": reason[:300]}))
+
+
+def hear_kicks(store: Any, kick: Callable[[builtins.list[str], builtins.list[str], str], None]
+               ) -> None:
+    """Call ``kick(names, keys, reason)`` (from the store's listening thread) for what other
+    hosts ask; what cannot be read is left alone."""
+    import json
+
+    from railgames.net.players import KEY_PATTERN, NAME_PATTERN
+
+    def heard(payload: str) -> None:
+        import re
+
+        try:
+            said = json.loads(payload[:8000])
+        except ValueError:
+            return
+        if not isinstance(said, dict) or said.get("from") == getattr(store, "origin", None):
+            return
+        names, keys, reason = said.get("names"), said.get("keys"), said.get("reason")
+        if not (isinstance(names, builtins.list) and isinstance(keys, builtins.list)
+                and isinstance(reason, str)):
+            return
+        names = [n.lower() for n in names[:20]
+                 if isinstance(n, str) and re.match(NAME_PATTERN, n)]
+        keys = [k for k in keys[:20] if isinstance(k, str) and re.match(KEY_PATTERN, k)]
+        if names or keys:
+            kick(names, keys, " ".join(reason.split())[:300])
+
+    store.hear(KICKS, heard)
+    store.follow(lambda code, version: None)  # (listening starts with the first follower)

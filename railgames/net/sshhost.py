@@ -32,7 +32,7 @@ import asyncssh
 
 from railgames import compat
 from railgames.core.errors import RailgamesError
-from railgames.net.docstore import shared_docs
+from railgames.net.docstore import hear_kicks, shared_docs
 from railgames.net.notify import Notifier
 from railgames.net.players import (
     Kick,
@@ -171,6 +171,9 @@ class Host:
         # Players, profiles and notifications beside tables that several hosts share
         # (PostgreSQL); None: files in the host's folder, as for one host.
         self.docs = shared_docs(self.service.store)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        if self.docs is not None:  # a ban or kick made on another host ends sessions here
+            hear_kicks(self.service.store, self._kick_from_elsewhere)
         self.tables = TableServer(self.service, _socket_path(config.data_dir))
         self.notifier: Notifier | None = None
         if config.notify_command:
@@ -201,6 +204,7 @@ class Host:
 
     async def start(self) -> None:
         cfg = self.config
+        self._loop = asyncio.get_running_loop()
         self.key, self.key_is_new = host_key(cfg.data_dir)
         if cfg.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(cfg.authorized_keys))
@@ -319,6 +323,16 @@ class Host:
                 asyncio.get_running_loop().call_later(0.5, session.conn.close)
                 ended += 1
         return ended
+
+    def _kick_from_elsewhere(self, names: list[str], keys: list[str], reason: str) -> None:
+        """What another host (or the operator's command there) asks: from the store's
+        listening thread, so handed to the loop."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        kick = Kick(names=set(names), keys=set(keys), reason=reason)
+        with contextlib.suppress(RuntimeError):  # the loop has just closed
+            loop.call_soon_threadsafe(self.tables.kick, kick)
 
     def greeting(self) -> str:
         assert self.key is not None

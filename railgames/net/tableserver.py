@@ -33,7 +33,7 @@ from typing import Any
 
 from railgames.core.errors import RailgamesError, RecordError
 from railgames.net import ops
-from railgames.net.docstore import SharedDocs
+from railgames.net.docstore import SharedDocs, tell_kick
 from railgames.net.pace import LIVE, Pace
 from railgames.net.players import (
     Kick,
@@ -327,12 +327,22 @@ class TableServer:
         except RailgamesError as exc:
             return {"ok": False, "reason": exc.reason}
         ended = self.kick(outcome.kick) if outcome.kick is not None else 0
+        if outcome.kick is not None and self.players.docs is not None:
+            await asyncio.to_thread(self._tell_kick, self.players.docs, outcome.kick)
         if outcome.changed is not None:
             event("admin", **outcome.changed, sessions_ended=ended)
         text = outcome.text
         if outcome.kick is not None:
             text += f"; {ended} session{'' if ended == 1 else 's'} ended"
         return {"ok": True, "text": text}
+
+    @staticmethod
+    def _tell_kick(docs: SharedDocs, kick: Kick) -> None:
+        """The other hosts sharing the register end their sessions of ``kick`` too."""
+        try:
+            tell_kick(docs.store, sorted(kick.names), sorted(kick.keys), kick.reason)
+        except RecordError as exc:
+            event("kick_not_told", reason=exc.reason[:300])
 
     def kick(self, kick: Kick) -> int:
         """End the sessions ``kick`` matches, each told why in one line; how many."""
