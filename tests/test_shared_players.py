@@ -29,6 +29,18 @@ KEY_A = "SHA256:" + "A" * 43
 KEY_B = "SHA256:" + "B" * 43
 
 
+@pytest.fixture(scope="module")
+def module_database(pg_server: Any) -> str:
+    return str(pg_server.new_database())
+
+
+@pytest.fixture
+def pg_url(module_database: str) -> str:
+    """One database for this file's tests (making one takes a while), emptied for each."""
+    sql(module_database, "DROP TABLE IF EXISTS rg_docs, rg_outbox, rg_tables, rg_entries")
+    return module_database
+
+
 @pytest.fixture
 def two(pg_url: str) -> Iterator[tuple[SharedDocs, SharedDocs]]:
     """The shared documents as two hosts on one database see them (a connection each)."""
@@ -371,3 +383,32 @@ def test_a_ban_or_kick_on_one_host_ends_the_sessions_on_every_host(
             await other.close()
 
     asyncio.run(run())
+
+
+def test_the_first_host_to_move_to_the_database_brings_its_players_and_profiles(
+        two: tuple[SharedDocs, SharedDocs], tmp_path: Path) -> None:
+    from railgames.net.tableserver import TableServer
+
+    files = Players(tmp_path / "one" / "host")
+    claim(files, "Ann", KEY_A)
+
+    def address(profile: Any) -> None:
+        profile.notify_to = "ann@example.org"
+
+    Profiles(tmp_path / "one" / "host" / "profiles").update("Ann", address)
+    (tmp_path / "one" / "host" / "profiles" / "bob.json").write_text("{broken")
+    service = TableService(tmp_path / "tables", bot_delay=0, bot_workers=0)
+    server = TableServer(service, tmp_path / "sock" / "t.sock")
+    with LogLines() as log:
+        server.keep_players(tmp_path / "one" / "host", docs=two[0])
+    assert [(e["players"], e["profiles"]) for e in log.kind("players_imported")] == [(1, 1)]
+    assert len(log.kind("profile_unreadable")) == 1
+    assert Players(tmp_path / "x", two[1]).find("ann")[0] is not None
+    assert Profiles(None, two[1]).get("ann").notify_to == "ann@example.org"
+
+    claim(Players(tmp_path / "two" / "host"), "Zed", KEY_B)  # a second host's own file
+    with LogLines() as log:
+        server.keep_players(tmp_path / "two" / "host", docs=two[1])
+    assert log.kind("players_imported") == []  # the database's register stays the register
+    assert server.players is not None and server.players.find("zed")[0] is None
+    assert (tmp_path / "one" / "host" / "players.json").exists()  # the files are kept

@@ -124,6 +124,13 @@ class SharedDocs:
                         "WHERE kind = %s AND key = %s RETURNING version", (new, kind, key))
             return int(cur.fetchone()[0])
 
+    def create(self, kind: str, key: str, text: str) -> bool:
+        """Keep a document that is not kept yet; False (nothing changed) when it is."""
+        with self.store._tx() as cur:
+            cur.execute("INSERT INTO rg_docs (kind, key, version, doc) VALUES (%s, %s, 1, %s) "
+                        "ON CONFLICT (kind, key) DO NOTHING", (kind, key, text))
+            return bool(cur.rowcount == 1)
+
     def list(self, kind: str) -> builtins.list[str]:
         with self.store._tx() as cur:
             cur.execute("SELECT key FROM rg_docs WHERE kind = %s AND version > 0 ORDER BY key",

@@ -257,6 +257,18 @@ class Players:
         self._cache = ((version, 0, 0), register)
         return register
 
+    def import_file(self) -> bool:
+        """With a shared database that has no register yet, the host's file becomes it (a
+        host moving to PostgreSQL keeps its players); True when it did. RecordError when
+        the file is needed and cannot be read, as at any start."""
+        if self.docs is None or not self.path.exists():
+            return False
+        if SHARED_REGISTER[1] in self.docs.list(SHARED_REGISTER[0]):
+            return False  # the database has one already: it is the register now
+        register = _read_register(self.path)
+        self._cache = None
+        return self.docs.create(*SHARED_REGISTER, _register_text(register))
+
     def find(self, name: str) -> tuple[Player | None, Player | None]:
         """Who owns ``name`` (a claim in progress included), and who had it before a rename."""
         reserved = self.reserved.get(name.lower())

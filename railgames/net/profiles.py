@@ -150,6 +150,23 @@ class Profiles:
             return profile.model_copy(deep=True)
 
 
+    def import_files(self) -> int:
+        """With a shared database, each profile file in the folder that the database has no
+        profile for becomes one (one that cannot be read: a log line); how many did."""
+        if self.docs is None or self.folder is None or not self.folder.is_dir():
+            return 0
+        done = 0
+        for path in sorted(self.folder.glob("*.json")):
+            try:
+                text = read_capped_text(path, MAX_PROFILE_BYTES, "a player's profile")
+                profile = _parse(text, str(path))
+                done += self.docs.create(PROFILE_KIND, path.stem.lower(), _text(profile))
+            except RecordError as exc:
+                from railgames.net.tables import event
+
+                event("profile_unreadable", file=str(path), reason=exc.reason[:300])
+        return done
+
     def _update_shared(self, docs: SharedDocs, name: str,
                        change: Callable[[Profile], None]) -> Profile:
         low = name.lower()

@@ -114,6 +114,10 @@ class TableServer:
         self.players = Players(host_dir, docs)
         self.profiles = Profiles(host_dir / "profiles", docs)
         try:
+            if self.players.import_file():  # the first host to move to a shared database
+                event("players_imported", file=str(self.players.path),
+                      to=docs.name if docs else "", players=len(self.players.read().players),
+                      profiles=self.profiles.import_files())
             self.players.read()
         except RecordError as exc:
             raise RailgamesError(f"{exc.reason} (move it away, or fix it, to start the host)") from None
