@@ -60,6 +60,7 @@ class Host:
     async def stop(self) -> None:
         await self.server.close()
         self.service.close()
+        self.store.close()
 
     async def client(self, name: str) -> Client:
         token = self.server.issue_token(Login(name=name))

@@ -28,7 +28,7 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--store", metavar="WHERE",
                       help="where the tables are kept (default: tables.sqlite3 in the data "
                            "directory); sqlite:PATH for another SQLite file, "
-                           "postgresql://USER@HOST/DB for a database several hosts share, "
+                           "postgresql://USER@HOST/DB for a database several hosts share (with their players and notifications), "
                            "'files' for one file per table in the data directory's tables "
                            "folder, as earlier versions kept them")
     host.add_argument("--max-sessions", type=int, default=50, help="sessions at once (default 50)")
@@ -87,6 +87,9 @@ def _add_admin(host: Any) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--data-dir", metavar="DIR", default=argparse.SUPPRESS,
                         help="the host's data directory (default: railgames' data directory)")
+    common.add_argument("--store", metavar="WHERE", default=argparse.SUPPRESS,
+                        help="the host's --store: with postgresql://... the register is in "
+                             "that database, shared by every host using it")
     sub = host.add_subparsers(dest="host_command", metavar="admin")
     admin = sub.add_parser(
         "admin", help="list, rename, kick and ban players (names and keys)",
@@ -171,7 +174,8 @@ def cmd_admin(args: argparse.Namespace) -> int:
     from railgames.net.admin import run_admin
 
     print(run_admin(_data_dir(args), args.admin_command,
-                    [getattr(args, name) for name in args.admin_args]))
+                    [getattr(args, name) for name in args.admin_args],
+                    store=getattr(args, "store", None) or None))
     return 0
 
 

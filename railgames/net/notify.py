@@ -41,6 +41,13 @@ two runs that one command again on restart. A host killed in the moment between
 a move and its event's line in the outbox loses that event, except a move
 awaited, which the restarted host tells.
 
+Hosts sharing a PostgreSQL database (``--store postgresql://...``) keep the outbox
+there instead (``docstore``: one row per event, its id the key). Every host serving
+a table hears its turns; the first to keep an event's row is the one that runs the
+command for it, and the others find the row kept and do nothing, so a player is told
+once however many hosts there are. A host that stops lets go of the events it did
+not deliver, and the next host to start sends them.
+
 Delivery is one worker thread: the host's loop only puts events on a bounded
 queue (a flood beyond it is dropped with a log line). A command that runs
 longer than ``timeout`` is killed (its whole process group); one that fails
@@ -74,19 +81,22 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from railgames.core.errors import IllegalAction, MalformedAction
+from railgames.core.errors import IllegalAction, MalformedAction, RecordError
+from railgames.core.record import read_strict_json
 from railgames.net.ops import op
 from railgames.net.pace import Clock, SystemClock
 from railgames.net.profiles import MAX_ADDRESS, Profile, Profiles, address_problem
 from railgames.net.tables import HostTable, Member, event
 
 if TYPE_CHECKING:
+    from railgames.net.docstore import SharedDocs
     from railgames.net.service import TableService
     from railgames.net.tableserver import TableServer
 
 OUTBOX = "outbox.jsonl"
 MAX_OUTBOX_BYTES = 32 * 1024 * 1024  # beyond this the file is set aside whole
 MAX_TEXT = 300  # characters of "text"
+MAX_NOTICE = 16 * 1024  # bytes of one event kept in a shared database
 OUTPUT_CAP = 600  # bytes of a failed command's output kept for its log line
 QUEUE_SIZE = 2000
 RETRY_PAUSES = (10.0, 60.0, 300.0)  # seconds before each further try: 4 tries in all
@@ -156,9 +166,10 @@ class Notifier:
     def __init__(self, command: str | None, folder: Path | None, *,
                  clock: Clock | None = None, join_hint: str = "",
                  timeout: float = 30.0, retry_pauses: tuple[float, ...] = RETRY_PAUSES,
-                 queue_size: int = QUEUE_SIZE) -> None:
+                 queue_size: int = QUEUE_SIZE, docs: SharedDocs | None = None) -> None:
         self.command = command
         self.folder = folder
+        self.docs = docs  # the outbox in a database several hosts share (else the file)
         self.clock: Clock = clock if clock is not None else SystemClock()
         # How a notification says to come back: {player} and {code} are filled in.
         self.join_hint = join_hint
@@ -186,6 +197,8 @@ class Notifier:
     def _read_outbox(self) -> list[Notice]:
         """The events accepted and not done when the host last stopped (sent again now);
         every id seen goes in ``known``. A file that cannot be read is set aside."""
+        if self.docs is not None:
+            return self._read_shared(self.docs)
         path = self.path
         if path is None or not path.exists():
             return []
@@ -224,6 +237,39 @@ class Notifier:
         self.known = set(accepted) | set(done)
         pending = [n for i, n in accepted.items() if i not in done]
         self._compact(path, pending, done, len(lines))
+        return pending
+
+    def _read_shared(self, docs: SharedDocs) -> list[Notice]:
+        """The events nobody is delivering (left by a host that stopped, or held too long
+        by one that was killed), now this host's to send; every id kept goes in ``known``.
+        A row that cannot be read is one log line, and is marked done."""
+        if self.command is None:
+            return []
+        try:
+            self.known, taken = docs.take_pending(MAX_NOTICE)
+        except RecordError as exc:
+            event("outbox_unreadable", file=docs.name, reason=exc.reason[:300],
+                  note="events accepted before may be sent again")
+            return []
+        pending: list[Notice] = []
+        bad: list[tuple[str, str]] = []
+        for nid, text in taken:
+            try:
+                raw = read_strict_json(text, f"{docs.name}: outbox {nid[:60]}",
+                                       "notification", MAX_NOTICE)
+                notice = Notice.model_validate(raw)
+                if notice.id != nid:
+                    raise RecordError(f"{docs.name}: outbox {nid[:60]}: holds another id")
+                pending.append(notice)
+            except (RecordError, ValidationError) as exc:
+                reason = exc.reason if isinstance(exc, RecordError) else \
+                    str(exc).splitlines()[0]
+                event("outbox_unreadable", file=docs.name, id=nid[:100], reason=reason[:300])
+                bad.append((nid, "unreadable"))
+        try:
+            docs.done(bad)
+        except RecordError as exc:
+            event("outbox_write_failed", file=docs.name, error=exc.reason[:300])
         return pending
 
     def _set_aside(self, path: Path, reason: str) -> None:
@@ -385,19 +431,31 @@ class Notifier:
             done, self._done_only = self._done_only, []
             # Every event taken is written as accepted before any command runs (and, as the
             # host stops, those still waiting, to be sent at its next start).
-            self._record("".join(_done_line(i, o) for i, o in done)
-                         + "".join(_accepted_line(n) for n in batch if n.id not in restored))
+            if self.docs is not None:
+                ours = self._keep_shared(self.docs, done, batch, restored, stopping)
+                with self._idle:
+                    self._busy -= len(batch) - len(ours)  # another host's to deliver
+                    self._idle.notify_all()
+                batch = ours
+            else:
+                self._record("".join(_done_line(i, o) for i, o in done)
+                             + "".join(_accepted_line(n) for n in batch
+                                       if n.id not in restored))
             with self._idle:
                 self._busy -= len(done)
                 self._idle.notify_all()
             if stopping:
+                if self.docs is not None:
+                    self._shared("let_go")
                 return
             for notice in batch:
                 if self._stop.is_set():
                     break  # left pending in the outbox: sent at the next start
                 try:
                     outcome = self._deliver(notice)
-                    if outcome is not None:
+                    if outcome is not None and self.docs is not None:
+                        self._shared("done", [(notice.id, outcome)])
+                    elif outcome is not None:
                         self._record(_done_line(notice.id, outcome))
                 except Exception as exc:  # logged; the next event is still delivered
                     event("notify_error", id=notice.id, error=repr(exc)[:300])
@@ -405,6 +463,33 @@ class Notifier:
                     with self._idle:
                         self._busy -= 1
                         self._idle.notify_all()
+
+    def _keep_shared(self, docs: SharedDocs, done: list[tuple[str, str]], batch: list[Notice],
+                     restored: set[str], stopping: bool) -> list[Notice]:
+        """The database's side of recording a batch: the events this host is to deliver.
+
+        Each new event is kept once for every host: the one whose row went in delivers it
+        (those taken at the start are this host's already). Stopping, the batch is kept
+        held by nobody, for the next host to start. If the database cannot be reached the
+        events are delivered anyway, as with a file that cannot be written."""
+        fresh = [(n.id, n.model_dump_json()) for n in batch if n.id not in restored]
+        self._shared("done", done)
+        try:
+            kept = docs.accept(fresh, None if stopping else docs.holder)
+        except RecordError as exc:
+            event("outbox_write_failed", file=docs.name, error=exc.reason[:300])
+            return [] if stopping else batch
+        if stopping:
+            return []
+        return [n for n in batch if n.id in restored or n.id in kept]
+
+    def _shared(self, what: str, *args: Any) -> None:
+        """A call on the shared outbox that only logs when the database cannot be reached."""
+        assert self.docs is not None
+        try:
+            getattr(self.docs, what)(*args)
+        except RecordError as exc:
+            event("outbox_write_failed", file=self.docs.name, error=exc.reason[:300])
 
     def _deliver(self, notice: Notice) -> str | None:
         """Run the command for ``notice`` until it works or the tries run out: the outcome

@@ -15,6 +15,11 @@ lose each other's change; it is read as strictly as a saved game (a regular
 file, of bounded size, every field checked). Passphrases are kept only as
 salted scrypt hashes (hashlib, that is OpenSSL's scrypt), slow on purpose: the
 host checks them in a thread, never on its loop.
+
+Hosts that share a PostgreSQL database (``--store postgresql://...``) share one
+register instead: one document in that database (``docstore``), changed with its
+row locked and read through the same strict reader, so a name claimed, banned or
+renamed on one host is so on every host.
 """
 
 from __future__ import annotations
@@ -34,12 +39,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from railgames.core.errors import RailgamesError, RecordError
 from railgames.core.record import read_versioned
+
+if TYPE_CHECKING:
+    from railgames.net.docstore import SharedDocs
 
 REGISTER_FORMAT = 1
 MAX_REGISTER_BYTES = 4 * 1024 * 1024  # some ten thousand players
@@ -168,16 +176,25 @@ def _read_register(path: Path) -> Register:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not a register of players (not UTF-8 text)") from None
-    register = read_versioned(text, str(path), "register of players", MAX_REGISTER_BYTES,
+    return _parse_register(text, str(path))
+
+
+def _parse_register(text: str, source: str) -> Register:
+    """A register's text read strictly, from a file or from the database alike."""
+    register = read_versioned(text, source, "register of players", MAX_REGISTER_BYTES,
                               REGISTER_FORMAT, Register)
     for low, player in register.players.items():
         if player.name.lower() != low:
-            raise RecordError(f"{path}: the entry '{low}' holds the player '{player.name}'")
+            raise RecordError(f"{source}: the entry '{low}' holds the player '{player.name}'")
     return register
 
 
+def _register_text(register: Register) -> str:
+    return json.dumps(register.model_dump(mode="json"), indent=1)
+
+
 def _write_register(path: Path, register: Register) -> None:
-    text = json.dumps(register.model_dump(mode="json"), indent=1)
+    text = _register_text(register)
     fd, tmp = tempfile.mkstemp(prefix=".players-", suffix=".partial", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -194,25 +211,31 @@ def _write_register(path: Path, register: Register) -> None:
 
 
 T = TypeVar("T")
+SHARED_REGISTER = ("players", "register")  # the register's document in a shared database
 
 
 class Players:
-    """The register of one host's players (``folder/players.json``).
+    """The register of one host's players (``folder/players.json``), or of every host
+    sharing a database (``docs``, a ``docstore.SharedDocs``: one document there).
 
-    Reads are cached until the file changes. Changes go through ``update`` (the
-    file's lock held, read again, changed, written whole). A claim made during a
-    login is first *reserved* here, at once, so two logins racing for one name
-    cannot both win; it is then written by ``write_claim``.
+    Reads are cached until the file (or the document's version) changes. Changes go
+    through ``update`` (the file's lock, or the document's row lock, held; read again,
+    changed, written whole). A claim made during a login is first *reserved* here, at
+    once, so two logins racing for one name on this host cannot both win; it is then
+    written by ``write_claim``, which refuses it if another host's claim got there first.
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, docs: SharedDocs | None = None) -> None:
         self.folder = folder
         self.path = folder / "players.json"
+        self.docs = docs
         self._cache: tuple[tuple[int, int, int], Register] | None = None
         self.reserved: dict[str, Player] = {}
 
     def read(self) -> Register:
         """The register as it is now; RecordError when the file cannot be used."""
+        if self.docs is not None:
+            return self._read_shared(self.docs)
         try:
             info = os.stat(self.path, follow_symlinks=False)
             stamp = (info.st_ino, info.st_size, info.st_mtime_ns)
@@ -223,6 +246,28 @@ class Players:
         register = _read_register(self.path)
         self._cache = (stamp, register)
         return register
+
+    def _read_shared(self, docs: SharedDocs) -> Register:
+        known = self._cache[0][0] if self._cache is not None else None
+        version, text = docs.read(*SHARED_REGISTER, MAX_REGISTER_BYTES, unless=known)
+        if self._cache is not None and version == known:
+            return self._cache[1]
+        register = Register() if text is None else _parse_register(
+            text, docs.where(*SHARED_REGISTER))
+        self._cache = ((version, 0, 0), register)
+        return register
+
+    def import_file(self) -> bool:
+        """With a shared database that has no register yet, the host's file becomes it (a
+        host moving to PostgreSQL keeps its players); True when it did. RecordError when
+        the file is needed and cannot be read, as at any start."""
+        if self.docs is None or not self.path.exists():
+            return False
+        if SHARED_REGISTER[1] in self.docs.list(SHARED_REGISTER[0]):
+            return False  # the database has one already: it is the register now
+        register = _read_register(self.path)
+        self._cache = None
+        return self.docs.create(*SHARED_REGISTER, _register_text(register))
 
     def find(self, name: str) -> tuple[Player | None, Player | None]:
         """Who owns ``name`` (a claim in progress included), and who had it before a rename."""
@@ -247,6 +292,19 @@ class Players:
 
     def update(self, change: Callable[[Register], T]) -> T:
         """Change the register: ``change`` edits it in place (or raises to change nothing)."""
+        if self.docs is not None:
+            docs = self.docs
+            results: list[T] = []
+
+            def edit(text: str | None) -> str:
+                register = Register() if text is None else _parse_register(
+                    text, docs.where(*SHARED_REGISTER))
+                results.append(change(register))
+                return _register_text(register)
+
+            docs.update(*SHARED_REGISTER, MAX_REGISTER_BYTES, edit)
+            self._cache = None
+            return results[0]
         with self._locked():
             register = _read_register(self.path)
             result = change(register)

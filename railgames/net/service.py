@@ -83,8 +83,6 @@ class TableService:
     def close(self) -> None:
         self.flush()
         self.bots.close()
-        if self.shared:
-            self.store.close()
 
     def _code_kept(self, code: str) -> bool:
         exists = getattr(self.store, "exists", None)

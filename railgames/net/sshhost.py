@@ -32,6 +32,7 @@ import asyncssh
 
 from railgames import compat
 from railgames.core.errors import RailgamesError, RecordError
+from railgames.net.docstore import hear_kicks, shared_docs
 from railgames.net.notify import Notifier
 from railgames.net.players import (
     Kick,
@@ -166,11 +167,18 @@ class Host:
         self.service = TableService(config.data_dir / "tables", bot_delay=config.bot_delay,
                                     bot_takeover=config.bot_takeover,
                                     unattended=config.unattended, store=self.store)
+        # Players, profiles and notifications beside tables that several hosts share
+        # (PostgreSQL); None: files in the host's folder, as for one host.
+        self.docs = shared_docs(self.service.store)
+        self._loop: asyncio.AbstractEventLoop | None = None
+        if self.docs is not None:  # a ban or kick made on another host ends sessions here
+            hear_kicks(self.service.store, self._kick_from_elsewhere)
         self.tables = TableServer(self.service, _socket_path(config.data_dir))
         self.notifier: Notifier | None = None
         if config.notify_command:
             self.notifier = Notifier(config.notify_command, config.data_dir / "host" / "outbox",
-                                     clock=self.service.clock, join_hint=join_hint(config))
+                                     clock=self.service.clock, join_hint=join_hint(config),
+                                     docs=self.docs)
         # The sessions (channels) counted against --max-sessions, and how many of them each
         # address has (--per-ip): see admit and release.
         self.sessions: set[PtySession] = set()
@@ -195,6 +203,7 @@ class Host:
 
     async def start(self) -> None:
         cfg = self.config
+        self._loop = asyncio.get_running_loop()
         self.key, self.key_is_new = host_key(cfg.data_dir)
         if cfg.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(cfg.authorized_keys))
@@ -202,7 +211,7 @@ class Host:
         elif not self.password:
             self.password = "-".join(secrets.token_hex(2) for _ in range(3))
         self.tables.password = self.password
-        self.tables.keep_players(cfg.data_dir / "host", cfg.limits.login_failures)
+        self.tables.keep_players(cfg.data_dir / "host", cfg.limits.login_failures, self.docs)
         if self.notifier is not None:  # before the tables come back: they say whose move it is
             self.notifier.watch(self.service, self.tables)
         # Tables an earlier version kept as files come into the database once.
@@ -299,9 +308,10 @@ class Host:
         await self.tables.close()
         (self.config.data_dir / "host" / "socket-path").unlink(missing_ok=True)
         self.service.close()
-        self.store.close()
         if self.notifier is not None:  # a command under way may finish; the rest waits
             await asyncio.to_thread(self.notifier.close)
+        if self.store is not None:
+            await asyncio.to_thread(self.store.close)
 
     def kick(self, kick: Kick) -> int:
         """End the SSH sessions of a kicked, banned or renamed login, and their connections
@@ -315,6 +325,16 @@ class Host:
                 asyncio.get_running_loop().call_later(0.5, session.conn.close)
                 ended += 1
         return ended
+
+    def _kick_from_elsewhere(self, names: list[str], keys: list[str], reason: str) -> None:
+        """What another host (or the operator's command there) asks: from the store's
+        listening thread, so handed to the loop."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        kick = Kick(names=set(names), keys=set(keys), reason=reason)
+        with contextlib.suppress(RuntimeError):  # the loop has just closed
+            loop.call_soon_threadsafe(self.tables.kick, kick)
 
     def greeting(self) -> str:
         assert self.key is not None

@@ -33,6 +33,7 @@ from typing import Any
 
 from railgames.core.errors import RailgamesError, RecordError
 from railgames.net import ops
+from railgames.net.docstore import SharedDocs, tell_kick
 from railgames.net.pace import LIVE, Pace
 from railgames.net.players import (
     Kick,
@@ -106,11 +107,17 @@ class TableServer:
                 event("send_failed", player=name, error=repr(exc)[:300])
         return told
 
-    def keep_players(self, host_dir: Path, login_failures: int = 10) -> None:
-        """Use the register of players in ``host_dir``: refused at once if it cannot be read."""
-        self.players = Players(host_dir)
-        self.profiles = Profiles(host_dir / "profiles")
+    def keep_players(self, host_dir: Path, login_failures: int = 10,
+                     docs: SharedDocs | None = None) -> None:
+        """Use the register of players in ``host_dir`` (or, with ``docs``, the one in the
+        database the host shares with others): refused at once if it cannot be read."""
+        self.players = Players(host_dir, docs)
+        self.profiles = Profiles(host_dir / "profiles", docs)
         try:
+            if self.players.import_file():  # the first host to move to a shared database
+                event("players_imported", file=str(self.players.path),
+                      to=docs.name if docs else "", players=len(self.players.read().players),
+                      profiles=self.profiles.import_files())
             self.players.read()
         except RecordError as exc:
             raise RailgamesError(f"{exc.reason} (move it away, or fix it, to start the host)") from None
@@ -328,12 +335,22 @@ class TableServer:
         except RailgamesError as exc:
             return {"ok": False, "reason": exc.reason}
         ended = self.kick(outcome.kick) if outcome.kick is not None else 0
+        if outcome.kick is not None and self.players.docs is not None:
+            await asyncio.to_thread(self._tell_kick, self.players.docs, outcome.kick)
         if outcome.changed is not None:
             event("admin", **outcome.changed, sessions_ended=ended)
         text = outcome.text
         if outcome.kick is not None:
             text += f"; {ended} session{'' if ended == 1 else 's'} ended"
         return {"ok": True, "text": text}
+
+    @staticmethod
+    def _tell_kick(docs: SharedDocs, kick: Kick) -> None:
+        """The other hosts sharing the register end their sessions of ``kick`` too."""
+        try:
+            tell_kick(docs.store, sorted(kick.names), sorted(kick.keys), kick.reason)
+        except RecordError as exc:
+            event("kick_not_told", reason=exc.reason[:300])
 
     def kick(self, kick: Kick) -> int:
         """End the sessions ``kick`` matches, each told why in one line; how many."""
