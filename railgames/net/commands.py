@@ -54,6 +54,11 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--notify-join", metavar="TEXT",
                       help="how a notification says to come back, {player} and {code} filled "
                            "in (default: 'ssh -p PORT {player}@HOST, then table {code}')")
+    host.add_argument("--proxy-protocol", action="store_true",
+                      help="the port is behind a TCP load balancer that starts every "
+                           "connection with a PROXY protocol header (HAProxy's send-proxy or "
+                           "send-proxy-v2): the client it names counts for the per-address "
+                           "limits and the log; a connection without one is closed")
     host.set_defaults(func=cmd_host)
     _add_admin(host)
 
@@ -140,6 +145,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         unattended=args.bot_takeover_unattended,
         notify_command=args.notify_command or None,
         notify_join=args.notify_join or None,
+        proxy_protocol=args.proxy_protocol,
     )
     config.limits.login_failures = args.login_failures
     setup_logging()

@@ -149,7 +149,12 @@ async def read_header(sock: socket.socket, timeout: float) -> ProxyHeader:
 
     async def readable() -> None:
         ready: asyncio.Future[None] = loop.create_future()
-        loop.add_reader(sock.fileno(), lambda: ready.done() or ready.set_result(None))
+
+        def now() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        loop.add_reader(sock.fileno(), now)
         try:
             await ready
         finally:
