@@ -24,6 +24,7 @@ import asyncssh
 import pytest
 from host_terminal import HostProcess, Terminal
 
+from railgames.cli import main
 from railgames.net.proxyproto import V2_SIGNATURE
 
 PASSWORD = "table-pw"
@@ -71,7 +72,14 @@ async def connect_as(port: int, client: tuple[str, int], name: str,
 
 def test_without_a_header_a_connection_is_dropped_with_one_line_and_holds_up_no_one(
         tmp_path: Path) -> None:
-    host = HostProcess(tmp_path / "data", "--proxy-protocol", "--per-ip", "1").start()
+    # The key every host behind the balancer shows (--host-key), not one of its own.
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key_file = tmp_path / "ssh_host_ed25519_key"
+    key_file.write_bytes(key.export_private_key())
+    host = HostProcess(tmp_path / "data", "--proxy-protocol", "--per-ip", "1",
+                       "--host-key", str(key_file)).start()
+    assert f"host key ({key_file}): {key.get_fingerprint('sha256')}" in host.greeting
+    assert not (tmp_path / "data" / "host" / "ssh_host_ed25519_key").exists()
 
     async def scenario() -> None:
         # A client that says nothing, left waiting while others come and go.
@@ -90,6 +98,7 @@ def test_without_a_header_a_connection_is_dropped_with_one_line_and_holds_up_no_
             with pytest.raises(asyncssh.DisconnectError, match="too many sessions from 198.51.100.7"):
                 await connect_as(host.port, ("198.51.100.7", 40002), "bob")
             other = await connect_as(host.port, ("198.51.100.8", 40003), "cat")
+            assert other.get_server_host_key() == key.convert_to_public()
             other.close()
         finally:
             await first.close()
@@ -221,3 +230,19 @@ listen ssh_v1
     # HAProxy's health checks (LOCAL) are the balancer's own connections, never refused.
     assert any(e["peer"].startswith("127.0.0.2:") for e in connections)
     assert not [e for e in events(host, "refused") if "PROXY protocol" in e["reason"]]
+
+
+def test_a_host_key_that_cannot_be_used_is_one_line(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    data = tmp_path / "data"
+    (tmp_path / "not-a-key").write_text("hello\n")
+    encrypted = tmp_path / "encrypted"
+    encrypted.write_bytes(asyncssh.generate_private_key("ssh-ed25519")
+                          .export_private_key(passphrase="secret"))
+    for path, said in ((tmp_path / "missing", "cannot read"), (tmp_path / "not-a-key", "is not a"),
+                       (encrypted, "is not a private key without a passphrase")):
+        assert main(["host", "--port", "0", "--data-dir", str(data), "--host-key", str(path)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith("railgames: --host-key: ") and said in err
+        assert err.count("\n") == 1
+    assert not data.exists()  # nothing started, nothing made

@@ -59,6 +59,10 @@ def add_commands(sub: Any) -> None:
                            "connection with a PROXY protocol header (HAProxy's send-proxy or "
                            "send-proxy-v2): the client it names counts for the per-address "
                            "limits and the log; a connection without one is closed")
+    host.add_argument("--host-key", metavar="FILE",
+                      help="the host's private SSH key (OpenSSH format; default: "
+                           "DATA_DIR/host/ssh_host_ed25519_key, made at the first start); "
+                           "hosts behind one address give each the same key")
     host.set_defaults(func=cmd_host)
     _add_admin(host)
 
@@ -135,6 +139,17 @@ def cmd_host(args: argparse.Namespace) -> int:
     for name in ("max_sessions", "per_ip", "login_failures"):
         if getattr(args, name) < 1:
             raise RailgamesError(f"--{name.replace('_', '-')} must be at least 1")
+    if args.host_key:
+        import asyncssh
+
+        try:
+            asyncssh.read_private_key(args.host_key)
+        except OSError as exc:
+            raise RailgamesError(f"--host-key: cannot read {args.host_key} "
+                                 f"({exc.strerror or exc})") from None
+        except (asyncssh.KeyImportError, ValueError) as exc:
+            raise RailgamesError(f"--host-key: {args.host_key} is not a private key "
+                                 f"without a passphrase ({exc})") from None
     config = HostConfig(
         bind=args.bind, port=args.port, data_dir=_data_dir(args), password=args.password,
         authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
@@ -146,6 +161,7 @@ def cmd_host(args: argparse.Namespace) -> int:
         notify_command=args.notify_command or None,
         notify_join=args.notify_join or None,
         proxy_protocol=args.proxy_protocol,
+        host_key=Path(args.host_key) if args.host_key else None,
     )
     config.limits.login_failures = args.login_failures
     setup_logging()

@@ -82,6 +82,7 @@ class HostConfig:
     # Behind a load balancer: each connection starts with a PROXY protocol header (v1 or v2)
     # naming the client, whose address counts for everything per address (proxyproto.py).
     proxy_protocol: bool = False
+    host_key: Path | None = None  # the host's private key; default: made in data_dir/host
 
 
 # Back from the app's screen: main screen, cursor shown, no mouse reports, no bracketed paste.
@@ -143,8 +144,12 @@ def join_hint(config: HostConfig) -> str:
     return f"ssh -p {config.port} {{player}}@{host}, then table {{code}}"
 
 
-def host_key(data_dir: Path) -> tuple[asyncssh.SSHKey, bool]:
-    """The host's ed25519 key, made on the first run; True when it was just made."""
+def host_key(data_dir: Path, given: Path | None = None) -> tuple[asyncssh.SSHKey, bool]:
+    """The host's key: the one given (--host-key: several hosts behind one address show
+    the same), else the data directory's ed25519 key, made on the first run; True when
+    it was just made."""
+    if given is not None:
+        return asyncssh.read_private_key(str(given)), False
     path = data_dir / "host" / "ssh_host_ed25519_key"
     if path.exists():
         return asyncssh.read_private_key(str(path)), False
@@ -194,7 +199,7 @@ class Host:
 
     async def start(self) -> None:
         cfg = self.config
-        self.key, self.key_is_new = host_key(cfg.data_dir)
+        self.key, self.key_is_new = host_key(cfg.data_dir, cfg.host_key)
         if cfg.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(cfg.authorized_keys))
             self.password = None
@@ -325,7 +330,7 @@ class Host:
         where = "127.0.0.1" if cfg.bind in ("0.0.0.0", "::", "") else cfg.bind
         lines = [
             f"railgames host listening on {cfg.bind}:{self.port}",
-            f"host key ({'new' if self.key_is_new else 'kept'}): "
+            f"host key ({'new' if self.key_is_new else 'kept' if not cfg.host_key else cfg.host_key}): "
             f"{self.key.get_fingerprint('sha256')}",
             f"players connect with:  ssh -p {self.port} NAME@{where}   (NAME is the player's name)",
         ]
