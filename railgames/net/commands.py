@@ -80,6 +80,10 @@ def add_commands(sub: Any) -> None:
     serve.add_argument("--certfile", metavar="FILE",
                        help="serve HTTPS with this certificate (PEM; with --keyfile)")
     serve.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
+    serve.add_argument("--forwarded-for", action="store_true",
+                       help="behind a reverse proxy that adds the browser's address to "
+                            "X-Forwarded-For (HAProxy's 'option forwardfor'): count that "
+                            "address for --per-ip and failed logins")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -197,6 +201,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if bool(args.certfile) != bool(args.keyfile):
         raise RailgamesError("--certfile and --keyfile go together (HTTPS needs both)")
     return serve(args.bind, args.port, _data_dir(args),
-                 WebLimits(max_sessions=args.max_sessions, per_ip=args.per_ip),
+                 WebLimits(max_sessions=args.max_sessions, per_ip=args.per_ip,
+                           forwarded_for=args.forwarded_for),
                  certfile=Path(args.certfile) if args.certfile else None,
                  keyfile=Path(args.keyfile) if args.keyfile else None)
