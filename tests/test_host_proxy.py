@@ -80,6 +80,7 @@ def test_without_a_header_a_connection_is_dropped_with_one_line_and_holds_up_no_
                        "--host-key", str(key_file)).start()
     assert f"host key ({key_file}): {key.get_fingerprint('sha256')}" in host.greeting
     assert not (tmp_path / "data" / "host" / "ssh_host_ed25519_key").exists()
+    assert "players connect through the load balancer" in host.greeting
 
     async def scenario() -> None:
         # A client that says nothing, left waiting while others come and go.

@@ -332,7 +332,10 @@ class Host:
             f"railgames host listening on {cfg.bind}:{self.port}",
             f"host key ({'new' if self.key_is_new else 'kept' if not cfg.host_key else cfg.host_key}): "
             f"{self.key.get_fingerprint('sha256')}",
-            f"players connect with:  ssh -p {self.port} NAME@{where}   (NAME is the player's name)",
+            f"players connect with:  ssh -p {self.port} NAME@{where}   (NAME is the player's name)"
+            if not cfg.proxy_protocol else
+            "players connect through the load balancer in front (this port takes only "
+            "connections that start with a PROXY protocol header)",
         ]
         if self.authorized is not None:
             lines.append(f"only the keys in {cfg.authorized_keys} may log in")
