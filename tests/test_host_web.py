@@ -25,6 +25,8 @@ import asyncssh
 import pytest
 from host_terminal import HostProcess, Terminal, WebTerminal, passphrase_for
 
+from railgames.net.webserve import client_address
+
 pytest.importorskip("textual_serve")
 
 PASSWORD = "table-pw"
@@ -236,6 +238,38 @@ def test_browser_sessions_are_capped_per_address_and_in_all(host: HostProcess) -
     refused = [e["reason"] for e in serve.events("refused")]
     assert len(refused) == 2 and "too many sessions" in refused[0] and "full" in refused[1]
     assert len(serve.events("web_session_started")) == 3
+
+
+def test_behind_a_proxy_the_address_it_forwards_is_the_one_counted(host: HostProcess) -> None:
+    serve = Serve(host.data_dir, "--per-ip", "1", "--forwarded-for")
+
+    def via(*hops: str) -> dict[str, str]:
+        return {"X-Forwarded-For": ", ".join(hops)}
+
+    async def scenario() -> None:
+        # The last address is the proxy's word; those before it are the browser's own.
+        first = await WebTerminal().open_web(serve.port, headers=via("10.9.9.9", "198.51.100.7"))
+        await first.wait_for("Your name")
+        same = await WebTerminal().open_web(serve.port, headers=via("198.51.100.7"))
+        await same.wait_for(r"railgames: too many sessions from 198\.51\.100\.7 \(1 at most\)")
+        await same.close()
+        await first.close()
+
+    try:
+        asyncio.run(asyncio.wait_for(scenario(), 180))
+    finally:
+        serve.stop()
+    assert [e["peer"] for e in serve.events("web_session_started")] == ["198.51.100.7"]
+    assert serve.events("serve_started")[0]["forwarded_for"] is True
+
+
+def test_the_forwarded_address_is_taken_only_when_trusted_and_well_formed() -> None:
+    assert client_address("127.0.0.1", ["198.51.100.7"], False) == "127.0.0.1"
+    assert client_address("127.0.0.1", ["1.1.1.1, 198.51.100.7"], True) == "198.51.100.7"
+    assert client_address("127.0.0.1", ["1.1.1.1", "2001:db8::7"], True) == "2001:db8::7"
+    assert client_address("127.0.0.1", [], True) == "127.0.0.1"
+    assert client_address("127.0.0.1", ["1.1.1.1, not-an-address"], True) == "127.0.0.1"
+    assert client_address(None, [""], True) == "?"
 
 
 class Links(HTMLParser):

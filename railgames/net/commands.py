@@ -60,6 +60,15 @@ def add_commands(sub: Any) -> None:
     host.add_argument("--notify-join", metavar="TEXT",
                       help="how a notification says to come back, {player} and {code} filled "
                            "in (default: 'ssh -p PORT {player}@HOST, then table {code}')")
+    host.add_argument("--proxy-protocol", action="store_true",
+                      help="the port is behind a TCP load balancer that starts every "
+                           "connection with a PROXY protocol header (HAProxy's send-proxy or "
+                           "send-proxy-v2): the client it names counts for the per-address "
+                           "limits and the log; a connection without one is closed")
+    host.add_argument("--host-key", metavar="FILE",
+                      help="the host's private SSH key (OpenSSH format; default: "
+                           "DATA_DIR/host/ssh_host_ed25519_key, made at the first start); "
+                           "hosts behind one address give each the same key")
     host.set_defaults(func=cmd_host)
     _add_admin(host)
 
@@ -77,6 +86,10 @@ def add_commands(sub: Any) -> None:
     serve.add_argument("--certfile", metavar="FILE",
                        help="serve HTTPS with this certificate (PEM; with --keyfile)")
     serve.add_argument("--keyfile", metavar="FILE", help="the certificate's private key (PEM)")
+    serve.add_argument("--forwarded-for", action="store_true",
+                       help="behind a reverse proxy that adds the browser's address to "
+                            "X-Forwarded-For (HAProxy's 'option forwardfor'): count that "
+                            "address for --per-ip and failed logins")
     serve.set_defaults(func=cmd_serve)
 
 
@@ -139,6 +152,17 @@ def cmd_host(args: argparse.Namespace) -> int:
     for name in ("max_sessions", "per_ip", "login_failures"):
         if getattr(args, name) < 1:
             raise RailgamesError(f"--{name.replace('_', '-')} must be at least 1")
+    if args.host_key:
+        import asyncssh
+
+        try:
+            asyncssh.read_private_key(args.host_key)
+        except OSError as exc:
+            raise RailgamesError(f"--host-key: cannot read {args.host_key} "
+                                 f"({exc.strerror or exc})") from None
+        except (asyncssh.KeyImportError, ValueError) as exc:
+            raise RailgamesError(f"--host-key: {args.host_key} is not a private key "
+                                 f"without a passphrase ({exc})") from None
     config = HostConfig(
         bind=args.bind, port=args.port, data_dir=_data_dir(args), password=args.password,
         authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
@@ -150,6 +174,8 @@ def cmd_host(args: argparse.Namespace) -> int:
         notify_command=args.notify_command or None,
         notify_join=args.notify_join or None,
         store=args.store or None,
+        proxy_protocol=args.proxy_protocol,
+        host_key=Path(args.host_key) if args.host_key else None,
     )
     config.limits.login_failures = args.login_failures
     setup_logging()
@@ -188,6 +214,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if bool(args.certfile) != bool(args.keyfile):
         raise RailgamesError("--certfile and --keyfile go together (HTTPS needs both)")
     return serve(args.bind, args.port, _data_dir(args),
-                 WebLimits(max_sessions=args.max_sessions, per_ip=args.per_ip),
+                 WebLimits(max_sessions=args.max_sessions, per_ip=args.per_ip,
+                           forwarded_for=args.forwarded_for),
                  certfile=Path(args.certfile) if args.certfile else None,
                  keyfile=Path(args.keyfile) if args.keyfile else None)

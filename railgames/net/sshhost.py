@@ -32,6 +32,7 @@ import asyncssh
 
 from railgames import compat
 from railgames.core.errors import RailgamesError, RecordError
+from railgames.net import proxyproto
 from railgames.net.docstore import hear_kicks, shared_docs
 from railgames.net.notify import Notifier
 from railgames.net.players import (
@@ -63,6 +64,7 @@ class Limits:
     login_failures: int = 10  # failed logins per address per minute (SSH and browser alike)
     input_buffer: int = 64 * 1024  # bytes of keys held for one app, at most (the rest dropped)
     app_grace: float = 3.0  # seconds an app has to end after SIGHUP, before SIGKILL
+    proxy_header: float = 5.0  # seconds a connection has to send its PROXY protocol header
 
 
 @dataclass
@@ -83,6 +85,10 @@ class HostConfig:
     notify_join: str | None = None
     # Where the tables are kept (``sqlstore.open_store``): None is tables.sqlite3 in data_dir.
     store: str | None = None
+    # Behind a load balancer: each connection starts with a PROXY protocol header (v1 or v2)
+    # naming the client, whose address counts for everything per address (proxyproto.py).
+    proxy_protocol: bool = False
+    host_key: Path | None = None  # the host's private key; default: made in data_dir/host
 
 
 # Back from the app's screen: main screen, cursor shown, no mouse reports, no bracketed paste.
@@ -144,8 +150,12 @@ def join_hint(config: HostConfig) -> str:
     return f"ssh -p {config.port} {{player}}@{host}, then table {{code}}"
 
 
-def host_key(data_dir: Path) -> tuple[asyncssh.SSHKey, bool]:
-    """The host's ed25519 key, made on the first run; True when it was just made."""
+def host_key(data_dir: Path, given: Path | None = None) -> tuple[asyncssh.SSHKey, bool]:
+    """The host's key: the one given (--host-key: several hosts behind one address show
+    the same), else the data directory's ed25519 key, made on the first run; True when
+    it was just made."""
+    if given is not None:
+        return asyncssh.read_private_key(str(given)), False
     path = data_dir / "host" / "ssh_host_ed25519_key"
     if path.exists():
         return asyncssh.read_private_key(str(path)), False
@@ -187,7 +197,7 @@ class Host:
         # Addresses whose sessions flooded their games lately, and when (see FLOOD_MEMORY).
         self.flooded: dict[str, float] = {}
         self.connections: set[HostConnection] = set()
-        self.server: asyncssh.SSHAcceptor | None = None
+        self.server: asyncssh.SSHAcceptor | ProxiedListener | None = None
         self.authorized: asyncssh.SSHAuthorizedKeys | None = None
         self.password = config.password
         self.key: asyncssh.SSHKey | None = None
@@ -204,7 +214,7 @@ class Host:
     async def start(self) -> None:
         cfg = self.config
         self._loop = asyncio.get_running_loop()
-        self.key, self.key_is_new = host_key(cfg.data_dir)
+        self.key, self.key_is_new = host_key(cfg.data_dir, cfg.host_key)
         if cfg.authorized_keys is not None:
             self.authorized = asyncssh.read_authorized_keys(str(cfg.authorized_keys))
             self.password = None
@@ -234,13 +244,14 @@ class Host:
             self.notifier.join_hint = join_hint(dataclasses.replace(cfg, port=self.port))
         event("host_started", bind=cfg.bind, port=self.port,
               fingerprint=self.key.get_fingerprint("sha256"),
-              auth="public key" if self.authorized else "password")
+              auth="public key" if self.authorized else "password",
+              **({"proxy_protocol": True} if cfg.proxy_protocol else {}))
 
-    async def _listen(self) -> asyncssh.SSHAcceptor:
+    def ssh_options(self) -> dict[str, Any]:
+        """The SSH server's settings, the same for every connection."""
         cfg = self.config
         assert self.key is not None
-        return await asyncssh.create_server(
-            lambda: HostConnection(self), cfg.bind, cfg.port,
+        return dict(
             server_host_keys=[self.key],
             login_timeout=cfg.limits.login_timeout,
             keepalive_interval=cfg.limits.keepalive or None,
@@ -248,6 +259,13 @@ class Host:
             agent_forwarding=False, x11_forwarding=False, allow_scp=False,
             encoding=None, line_editor=False,
         )
+
+    async def _listen(self) -> asyncssh.SSHAcceptor | ProxiedListener:
+        cfg = self.config
+        if cfg.proxy_protocol:
+            return ProxiedListener(self)
+        return await asyncssh.create_server(
+            lambda: HostConnection(self), cfg.bind, cfg.port, **self.ssh_options())
 
     @property
     def port(self) -> int:
@@ -342,9 +360,12 @@ class Host:
         where = "127.0.0.1" if cfg.bind in ("0.0.0.0", "::", "") else cfg.bind
         lines = [
             f"railgames host listening on {cfg.bind}:{self.port}",
-            f"host key ({'new' if self.key_is_new else 'kept'}): "
+            f"host key ({'new' if self.key_is_new else 'kept' if not cfg.host_key else cfg.host_key}): "
             f"{self.key.get_fingerprint('sha256')}",
-            f"players connect with:  ssh -p {self.port} NAME@{where}   (NAME is the player's name)",
+            f"players connect with:  ssh -p {self.port} NAME@{where}   (NAME is the player's name)"
+            if not cfg.proxy_protocol else
+            "players connect through the load balancer in front (this port takes only "
+            "connections that start with a PROXY protocol header)",
         ]
         if self.authorized is not None:
             lines.append(f"only the keys in {cfg.authorized_keys} may log in")
@@ -386,6 +407,98 @@ def store_place(store: Any) -> str:
     return str(getattr(store, "name", None) or type(store).__name__)
 
 
+class ProxiedListener:
+    """The SSH port behind a load balancer (``--proxy-protocol``).
+
+    Each connection is accepted here; its PROXY protocol header is read first (exactly,
+    in at most ``Limits.proxy_header`` seconds), then the SSH server runs on the rest of
+    the connection with the client the header names as its peer. A connection without a
+    valid header is closed with one line in the log; it holds up no other, since each
+    header is read in a task of its own.
+    """
+
+    def __init__(self, host: Host) -> None:
+        import socket
+
+        self.host = host
+        cfg = host.config
+        family = socket.AF_INET6 if ":" in cfg.bind else socket.AF_INET
+        listening = socket.create_server((cfg.bind, cfg.port), family=family, backlog=100)
+        listening.setblocking(False)
+        self.sockets = [listening]
+        self.options = host.ssh_options()
+        # Connections still sending their header (bounded), and those in SSH's handshake.
+        self.waiting: set[asyncio.Task[None]] = set()
+        self.starting: set[asyncio.Task[None]] = set()
+        self.closed = asyncio.Event()
+        self.accepting = asyncio.get_running_loop().create_task(self._accept())
+
+    async def _accept(self) -> None:
+        loop = asyncio.get_running_loop()
+        listening = self.sockets[0]
+        try:
+            while True:
+                try:
+                    sock, address = await loop.sock_accept(listening)
+                except OSError as exc:  # out of file descriptors, say: a moment, then on
+                    event("accept_failed", error=str(exc))
+                    await asyncio.sleep(0.1)
+                    continue
+                sock.setblocking(False)
+                peer = f"{address[0]}:{address[1]}"
+                if len(self.waiting) >= 2 * self.host.config.limits.max_sessions:
+                    event("refused", peer=peer, reason="too many connections at once")
+                    sock.close()
+                    continue
+                task = loop.create_task(self._header(sock, (str(address[0]), int(address[1]))))
+                self.waiting.add(task)
+                task.add_done_callback(self.waiting.discard)
+        finally:
+            listening.close()
+            self.closed.set()
+
+    async def _header(self, sock: Any, proxy: tuple[str, int]) -> None:
+        peer = f"{proxy[0]}:{proxy[1]}"
+        try:
+            header = await proxyproto.read_header(sock, self.host.config.limits.proxy_header)
+        except proxyproto.ProxyHeaderError as exc:
+            event("refused", peer=peer, reason=f"PROXY protocol: {exc}")
+            sock.close()
+            return
+        except BaseException:
+            sock.close()
+            raise
+        # A LOCAL header (the balancer's own check) or an UNKNOWN one names no client:
+        # the balancer's address is the peer then.
+        client = header.source or proxy
+        task = asyncio.get_running_loop().create_task(self._ssh(sock, client, peer))
+        self.starting.add(task)
+        task.add_done_callback(self.starting.discard)
+
+    async def _ssh(self, sock: Any, client: tuple[str, int], proxy: str) -> None:
+        host = self.host
+        # Returns once the client has logged in; how a connection that never does ended
+        # is logged by HostConnection.
+        try:
+            await asyncssh.run_server(
+                sock, server_factory=lambda: HostConnection(host, client, proxy),
+                **self.options)
+        except asyncio.CancelledError:  # the host stopping: the socket may not be handed on yet
+            sock.close()
+            raise
+        except Exception:
+            pass
+
+    def close(self) -> None:
+        """No new connections; those still sending a header or logging in are dropped."""
+        self.accepting.cancel()
+        for task in (*self.waiting, *self.starting):
+            task.cancel()
+
+    async def wait_closed(self) -> None:
+        await self.closed.wait()
+
+
 def _socket_path(data_dir: Path) -> Path:
     path = data_dir / "host" / "tables.sock"
     if len(str(path)) < 100:
@@ -397,8 +510,12 @@ def _socket_path(data_dir: Path) -> Path:
 
 
 class HostConnection(asyncssh.SSHServer):
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, client: tuple[str, int] | None = None,
+                 proxy: str | None = None) -> None:
         self.host = host
+        # Behind a load balancer: the client its PROXY header named, and the balancer's end.
+        self.client = client
+        self.proxy = proxy
         self.conn: asyncssh.SSHServerConnection | None = None
         self.peer = ""
         self.ip = ""
@@ -411,10 +528,10 @@ class HostConnection(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.conn = conn
-        peer = conn.get_extra_info("peername") or ("?", 0)
+        peer = self.client or conn.get_extra_info("peername") or ("?", 0)
         self.ip = str(peer[0])
         self.peer = f"{peer[0]}:{peer[1]}"
-        event("connection", peer=self.peer)
+        event("connection", peer=self.peer, **({"proxy": self.proxy} if self.proxy else {}))
         self.host.connections.add(self)
         self.host.open_connections += 1
         self.opened = True

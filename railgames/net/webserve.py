@@ -44,6 +44,23 @@ MAX_MESSAGE = 64 * 1024  # a browser's message is a key or a size, a few bytes
 class WebLimits:
     max_sessions: int = 50
     per_ip: int = 8
+    # Behind a reverse proxy (HAProxy's 'option forwardfor'): the address counted is the
+    # last one X-Forwarded-For names, the one the proxy added (see client_address).
+    forwarded_for: bool = False
+
+
+def client_address(remote: str | None, forwarded: list[str], trusted: bool) -> str:
+    """The browser's address: the connection's own, or behind a trusted proxy the last
+    address of its X-Forwarded-For (earlier ones are the browser's to say, and worth
+    nothing). Without a usable one, the connection's address."""
+    if trusted and forwarded:
+        import ipaddress
+
+        try:
+            return str(ipaddress.ip_address(forwarded[-1].split(",")[-1].strip()))
+        except ValueError:
+            pass
+    return remote or "?"
 
 
 def security_headers(websocket_url: str | None = None) -> dict[str, str]:
@@ -96,7 +113,8 @@ def _server_class() -> type[Any]:
         async def on_startup(self, app: web.Application) -> None:
             event("serve_started", bind=self.host, port=self.port,
                   https=self.ssl_context is not None, max_sessions=self.limits.max_sessions,
-                  per_ip=self.limits.per_ip)
+                  per_ip=self.limits.per_ip,
+                  **({"forwarded_for": True} if self.limits.forwarded_for else {}))
 
         async def _make_app(self) -> web.Application:
             @web.middleware
@@ -138,7 +156,8 @@ def _server_class() -> type[Any]:
 
         async def handle_websocket(  # type: ignore[override]
                 self, request: web.Request) -> web.StreamResponse:
-            ip = request.remote or "?"
+            ip = client_address(request.remote, request.headers.getall("X-Forwarded-For", []),
+                                self.limits.forwarded_for)
             origin = request.headers.get("Origin")
             if origin is not None and urlsplit(origin).netloc != request.host:
                 # Another site's page driving a game in its visitor's browser: no.
