@@ -288,3 +288,26 @@ def test_hosts_whose_database_link_breaks_catch_up_without_losing_or_repeating_a
         assert len(kept.actions) == played == 20
 
     with_hosts(pg_url, tmp_path, test)
+
+
+def test_what_is_said_and_who_is_there_reach_the_other_host(pg_url: str, tmp_path: Path) -> None:
+    async def test(a: Host, b: Host) -> None:
+        code, clients = await sit_three(a, b)
+        assert (await clients["Bo"].ask(op="say", text="hello from host b"))["ok"]
+        ann = clients["Ann"]
+
+        def heard() -> bool:
+            return any(m.get("ev") == "chat" and (m.get("line") or {}).get("text")
+                       == "hello from host b" for m in ann.pushed)
+
+        while not heard():  # pushes are read while asking; ask for nothing much
+            await ann.ask(op="chat_lines")
+            await asyncio.sleep(0.05)
+        lines = await ann.ask(op="chat_lines")
+        assert [line["text"] for line in lines["lines"]] == ["hello from host b"]
+        await until(lambda: a.table(code) and a.table(code).elsewhere == {1},
+                    "host a to know Bo sits at host b")
+        lines = await ann.ask(op="chat_lines")
+        assert lines["players"] == ["Ann", "Bo", "Cy"]
+
+    with_hosts(pg_url, tmp_path, test)

@@ -45,8 +45,11 @@ RECENT = 50  # the lines a member coming to the table is sent
 assert MAX_SAID <= MAX_CHAT_TEXT
 
 def here(table: HostTable) -> dict[str, list[str]]:
-    """The people at ``table`` now: sitting (in seat order) and watching (by name)."""
-    seated = sorted((m.seat, m.login.name) for m in table.members if m.seat is not None)
+    """The people at ``table`` now: sitting (in seat order; at this host or another sharing
+    its tables) and watching (by name; at this host)."""
+    seated = sorted([(m.seat, m.login.name) for m in table.members if m.seat is not None]
+                    + [(s, table.seats[s].name) for s in table.elsewhere
+                       if s < len(table.seats) and table.seats[s].name])
     players = list(dict.fromkeys(name for _, name in seated))
     watching = sorted({m.login.name for m in table.members if m.seat is None} - set(players),
                       key=str.lower)
@@ -114,6 +117,9 @@ class Talk:
         """The service's listener: after each change of a table, each member whose picture
         of who is here is not the table's now is told (one new to the table first gets
         its recent lines)."""
+        if kind == "said":  # a line said at another host sharing this table
+            self.tell_table(table, {"ev": "chat", "code": table.code, "line": info["line"]})
+            return
         if kind != "changed":
             return
         told = self.told.setdefault(table.code, weakref.WeakKeyDictionary())

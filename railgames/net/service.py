@@ -523,8 +523,10 @@ class TableService:
             game.record, game.state = previous.record, previous.state
             table.moved_at = _seconds(at, self.clock.now())
         elif "chat" in entry:
-            table.chat.append(ChatLine.model_validate(entry["chat"]).model_dump())
+            line = ChatLine.model_validate(entry["chat"]).model_dump()
+            table.chat.append(line)
             del table.chat[:-MAX_CHAT_KEPT]
+            self.emit("said", table, line=line)  # shown to those here as it is said there
         elif "timeout" in entry:
             timeout = TimeoutEntry.model_validate(entry["timeout"])
             table.timed_out = timeout.played
@@ -566,8 +568,11 @@ class TableService:
         """Work out again, for every table, who sits elsewhere and whether this host leads."""
         self.presence.forget_quiet(time.monotonic())
         for table in self.tables.values():
-            was = table.led_elsewhere
+            was, there = table.led_elsewhere, set(table.elsewhere)
             self.presence.apply(table)
+            if there != table.elsewhere:  # who is at the table, as its members are shown
+                self.broadcast(table)
+                self.emit("changed", table)
             if was and not table.led_elsewhere:
                 self.bots.schedule(table)  # the host that ran its bots has gone: here now
 
