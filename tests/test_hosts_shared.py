@@ -14,35 +14,25 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+from test_tableserver_names import Client as SocketClient
+
 from railgames.net.service import TableService
 from railgames.net.sqlstore import PostgresTableStore
 from railgames.net.tables import HostTable, Login
 from railgames.net.tableserver import TableServer
 
 
-class Client:
-    """One player's app process at one host."""
+class Client(SocketClient):
+    """One player's app process at one host (what it is pushed meanwhile is kept)."""
 
     def __init__(self, name: str, reader: asyncio.StreamReader,
                  writer: asyncio.StreamWriter) -> None:
-        self.name, self.reader, self.writer = name, reader, writer
-        self.ids = 0
+        super().__init__(reader, writer)
+        self.name = name
         self.pushed: list[dict[str, Any]] = []
 
-    async def ask(self, **message: Any) -> dict[str, Any]:
-        self.ids += 1
-        self.writer.write(json.dumps({**message, "id": self.ids}).encode() + b"\n")
-        while True:
-            line = await asyncio.wait_for(self.reader.readline(), 30)
-            if not line:
-                return {"closed": True}
-            answer = json.loads(line)
-            if answer.get("id") == self.ids:
-                return dict(answer)
-            self.pushed.append(answer)
-
-    def close(self) -> None:
-        self.writer.close()
+    def heard(self, message: dict[str, Any]) -> None:
+        self.pushed.append(message)
 
 
 class Host:

@@ -35,6 +35,10 @@ class Client:
             answer = json.loads(line)
             if answer.get("id") == self.ids:
                 return dict(answer)
+            self.heard(answer)
+
+    def heard(self, message: dict[str, Any]) -> None:
+        """A message pushed while waiting for an answer (a change, a line said)."""
 
     async def closed(self) -> bool:
         try:

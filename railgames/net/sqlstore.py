@@ -43,6 +43,7 @@ from railgames.net.store import (
     Entry,
     StoredTable,
     TableMoved,
+    added,
     compacted,
     compacted_entries,
     parse_entries,
@@ -226,25 +227,11 @@ class SqlTableStore:
         return f"{self.name} table {code}"
 
     def watch(self, listener: Callable[[str, Entry], None]) -> Callable[[], None]:
-        with self._lock:
-            self._listeners.append(listener)
-
-        def stop() -> None:
-            with self._lock, contextlib.suppress(ValueError):
-                self._listeners.remove(listener)
-
-        return stop
+        return added(self._listeners, listener, self._lock)
 
     def follow(self, listener: Callable[[str | None, int, builtins.list[Entry] | None], None]
                ) -> Callable[[], None]:
-        with self._lock:
-            self._followers.append(listener)
-
-        def stop() -> None:
-            with self._lock, contextlib.suppress(ValueError):
-                self._followers.remove(listener)
-
-        return stop
+        return added(self._followers, listener, self._lock)
 
     def close(self) -> None:
         pass

@@ -281,14 +281,7 @@ class FileTableStore:
         return sorted(c for c in codes if CODE_RE.match(c))
 
     def watch(self, listener: Callable[[str, Entry], None]) -> Callable[[], None]:
-        with self._lock:
-            self._listeners.append(listener)
-
-        def stop() -> None:
-            with self._lock, contextlib.suppress(ValueError):
-                self._listeners.remove(listener)
-
-        return stop
+        return added(self._listeners, listener, self._lock)
 
     # --- beyond the interface: for loading and tools
     def exists(self, code: str) -> bool:
@@ -317,6 +310,18 @@ class FileTableStore:
         if old.exists():
             os.replace(old, old.with_name(old.name + ".imported"))
         return True
+
+
+def added(listeners: builtins.list[Any], listener: Any, lock: Any) -> Callable[[], None]:
+    """Add ``listener`` to ``listeners`` (under ``lock``); what takes it off again."""
+    with lock:
+        listeners.append(listener)
+
+    def stop() -> None:
+        with lock, contextlib.suppress(ValueError):
+            listeners.remove(listener)
+
+    return stop
 
 
 def _line(entry: Entry) -> bytes:
