@@ -41,7 +41,8 @@ def pins() -> dict[str, str]:
         deps = tomllib.load(handle)["project"]["dependencies"]
     out = {}
     for dep in deps:
-        match = re.fullmatch(r"([A-Za-z0-9_.-]+)\s*((?:==|~=|>=)\S+)", dep.strip())
+        match = re.fullmatch(r"([A-Za-z0-9_.-]+)(?:\[[a-z,]+\])?\s*((?:==|~=|>=)\S+)",
+                             dep.strip())
         assert match, dep
         out[match[1].lower()] = match[2]
     return out

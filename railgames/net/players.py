@@ -39,15 +39,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from railgames.core.errors import RailgamesError, RecordError
 from railgames.core.record import read_versioned
 
-if TYPE_CHECKING:
-    from railgames.net.docstore import SharedDocs
+# A ``docstore.SharedDocs`` (not imported: docstore reads this module's patterns).
+SharedDocs = Any
 
 REGISTER_FORMAT = 1
 MAX_REGISTER_BYTES = 4 * 1024 * 1024  # some ten thousand players

@@ -81,6 +81,11 @@ class TableService:
         return self.lobby.tables
 
     def close(self) -> None:
+        # The bots stop first: a move of theirs made after the last write would find the
+        # store closed (a database is, once the host has stopped).
+        for table in self.tables.values():
+            if table.bot_task is not None and not table.bot_task.done():
+                table.bot_task.cancel()
         self.flush()
         self.bots.close()
 
