@@ -194,6 +194,7 @@ class FileTableStore:
         self.sync = sync  # fsync after each append (tests of many tables may turn it off)
         self._listeners: list[Callable[[str, Entry], None]] = []
         self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}  # each table's version, once known
 
     # --- where
     def path(self, code: str) -> Path:
@@ -217,6 +218,8 @@ class FileTableStore:
             os.close(fd)
         if self.sync:
             fsync_folder(self.root)
+        with self._lock:
+            self._counts[code] = 0
 
     def append(self, code: str, entry: Entry) -> None:
         self._check_code(code)
@@ -236,14 +239,21 @@ class FileTableStore:
             listener(code, entry)
 
     def extend(self, code: str, entries: builtins.list[Entry], after: int | None = None) -> int:
-        """One host appends to its files (``after`` is not checked: nobody else writes)."""
+        """One host appends to its files (``after`` is not checked: nobody else writes).
+        The version is counted as the entries are written (read once per table, when it
+        is not known yet), never by reading the whole log again."""
         for entry in entries:
             self.append(code, entry)
-        return (after or 0) + len(entries) if after is not None else self._count(code)
-
-    def _count(self, code: str) -> int:
-        text = read_capped_text(self.path(code), MAX_LOG_BYTES, "a table")
-        return max(0, sum(1 for _ in _whole_lines(text)) - 1)
+        with self._lock:
+            known = self._counts.get(code)
+        if known is None:
+            text = read_capped_text(self.path(code), MAX_LOG_BYTES, "a table")
+            version = max(0, sum(1 for _ in _whole_lines(text)) - 1)
+        else:
+            version = known + len(entries)
+        with self._lock:
+            self._counts[code] = version
+        return version
 
     def since(self, code: str, after: int) -> builtins.list[Entry] | None:
         self._check_code(code)
@@ -297,6 +307,8 @@ class FileTableStore:
         lines = [_line({"format": LOG_FORMAT, **header})]
         lines.extend(_line(entry) for entry in compacted_entries(header, record, extras, moved_at))
         _replace(self.path(code), b"".join(lines), self.sync)
+        with self._lock:
+            self._counts[code] = len(lines) - 1
         return len(lines) - 1
 
     def tidy(self, code: str, stored: StoredTable) -> bool:
