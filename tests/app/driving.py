@@ -38,12 +38,17 @@ def truncated(record: GameRecord, upto: int) -> GameRecord:
 
 
 def first_index(record: GameRecord, wanted: Any, start: int = 0) -> int:
-    """The first action count at which ``wanted(game)`` holds."""
+    """The first action count at which ``wanted(game)`` holds.
+
+    The game is replayed once and moved on one recorded action at a time (as
+    ``Game.replay`` does), not replayed from the start for every count."""
     ruleset = load_ruleset(record.game, record.map)
+    game = Game.replay(ruleset, record, upto=start)
     for upto in range(start, len(record.actions) + 1):
-        game = Game.replay(ruleset, record, upto=upto)
         if wanted(game):
             return upto
+        if upto < len(record.actions):
+            game.apply(record.actions[upto], recorded=True)
     raise AssertionError("no such moment in the record")
 
 
