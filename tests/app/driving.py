@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from textual.widgets import RichLog
@@ -50,6 +51,18 @@ def first_index(record: GameRecord, wanted: Any, start: int = 0) -> int:
         if upto < len(record.actions):
             game.apply(record.actions[upto], recorded=True)
     raise AssertionError("no such moment in the record")
+
+
+def games_at(ruleset: Any, record: GameRecord, counts: Iterable[int]) -> Iterator[Game]:
+    """The game after each of ``counts`` actions (in rising order), as ``Game.replay``
+    with ``upto`` gives it, but replayed once and moved on: the same game object each
+    time, so a caller keeping a state copies it."""
+    game = Game.replay(ruleset, record, upto=0)
+    for count in counts:
+        while len(game.record.actions) < count:
+            game.apply(record.actions[len(game.record.actions)], recorded=True)
+        assert len(game.record.actions) == count, "counts go up"
+        yield game
 
 
 def at_ship_choice(game: Game) -> bool:
