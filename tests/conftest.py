@@ -42,8 +42,9 @@ FIXTURE_MAP = Path(__file__).parent / "fixtures" / "mini-new-england.toml"
 # waiting on a long test the other was handed last.
 LONG_FIRST = ("test_turn_based_ssh.py", "test_host_web.py", "test_host_ssh.py",
               "test_host_names.py", "test_host_home_ssh.py", "test_host_hostile.py",
-              "test_rotw_app.py", "test_app_play.py", "test_paris_connection_app.py",
-              "test_table_seam.py", "test_american_rails_app.py")
+              "test_rotw_app.py", "test_american_rails_app.py", "test_paris_connection_app.py",
+              "test_table_seam.py", "test_speed_parts.py", "test_tutorial_terminal.py",
+              "test_steel_driver_app.py", "test_app_play.py")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -13,6 +13,7 @@ from railgames.app.boards import game_ui
 from railgames.core.engine import Game
 from railgames.core.simulate import bot_players, play_bot_game
 from railgames.games.railways_of_the_world.board import RotwTrack
+from tests.app.driving import games_at
 
 # "14,9", "[17, 3]": coordinates; money ("$2,000") is not.
 COORDINATES = re.compile(r"(?<![\d$,])\d{1,2},\d{1,2}(?!\d)|\[\d{1,2}, ?\d{1,2}\]")
@@ -40,8 +41,7 @@ def test_no_choice_prompt_log_line_or_cursor_line_gives_coordinates(map_id: str)
     for entry in played.log:
         found += [f"log: {entry.text}"] if coordinates_in(entry.text) else []
     actions = len(played.record.actions)
-    for n in range(0, actions, max(1, actions // 40)):
-        game = Game.replay(rules, played.record, upto=n)
+    for game in games_at(rules, played.record, range(0, actions, max(1, actions // 40))):
         state, prompt = game.state, game.prompt()
         if prompt is None:
             continue

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from textual.widgets import RichLog
@@ -38,13 +39,30 @@ def truncated(record: GameRecord, upto: int) -> GameRecord:
 
 
 def first_index(record: GameRecord, wanted: Any, start: int = 0) -> int:
-    """The first action count at which ``wanted(game)`` holds."""
+    """The first action count at which ``wanted(game)`` holds.
+
+    The game is replayed once and moved on one recorded action at a time (as
+    ``Game.replay`` does), not replayed from the start for every count."""
     ruleset = load_ruleset(record.game, record.map)
+    game = Game.replay(ruleset, record, upto=start)
     for upto in range(start, len(record.actions) + 1):
-        game = Game.replay(ruleset, record, upto=upto)
         if wanted(game):
             return upto
+        if upto < len(record.actions):
+            game.apply(record.actions[upto], recorded=True)
     raise AssertionError("no such moment in the record")
+
+
+def games_at(ruleset: Any, record: GameRecord, counts: Iterable[int]) -> Iterator[Game]:
+    """The game after each of ``counts`` actions (in rising order), as ``Game.replay``
+    with ``upto`` gives it, but replayed once and moved on: the same game object each
+    time, so a caller keeping a state copies it."""
+    game = Game.replay(ruleset, record, upto=0)
+    for count in counts:
+        while len(game.record.actions) < count:
+            game.apply(record.actions[len(game.record.actions)], recorded=True)
+        assert len(game.record.actions) == count, "counts go up"
+        yield game
 
 
 def at_ship_choice(game: Game) -> bool:

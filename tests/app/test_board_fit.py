@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,11 +16,10 @@ from textual.geometry import Region
 from railgames.app.boards import board_class
 from railgames.app.main import RailgamesApp
 from railgames.core.demo import demo_record
-from railgames.core.engine import Game
 from railgames.core.record import PlayerSpec, save_record
 from railgames.core.simulate import bot_players, play_bot_game
 from railgames.games import load_ruleset
-from tests.app.driving import screen_text
+from tests.app.driving import games_at, screen_text
 from tests.app.scenes import scenes
 
 GAMES = ["new-england", "paris-connection", "steel-driver", "american-rails"]
@@ -33,7 +33,7 @@ def _moments(game_id: str) -> list[Any]:
     game = play_bot_game(ruleset, bot_players(3, "greedy"), 7)
     record = game.record
     counts = sorted({0, *range(0, len(record.actions), 10), len(record.actions)})
-    return [Game.replay(ruleset, record, upto=n).state for n in counts]
+    return [copy.deepcopy(g.state) for g in games_at(ruleset, record, counts)]
 
 
 def _run_ins(board: Any) -> list[str]:
@@ -129,8 +129,8 @@ def test_no_rotw_label_ever_runs_into_another(map_id: str, players: int) -> None
     board = board_class(ROTW)(ruleset)
     problems = _run_ins(board)
     actions = len(game.record.actions)
-    for n in sorted({*range(0, actions, 10), actions}):
-        board.update_state(Game.replay(ruleset, game.record, upto=n).state)
+    for at in games_at(ruleset, game.record, sorted({*range(0, actions, 10), actions})):
+        board.update_state(copy.deepcopy(at.state))  # a state of its own, as a replay gives
         problems += _run_ins(board)
     assert not sorted(set(problems))
     assert len(board.label_regions()) > len(ruleset.map.cities)  # the legend is drawn too
