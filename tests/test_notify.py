@@ -545,3 +545,20 @@ def test_a_week_of_turns_with_a_restart_after_every_move_tells_each_turn_once(
     assert [(d["player"]) for d in told] == [name for _, name in turns]
     assert len({d["id"] for d in told}) == len(told)
     assert told[-1]["at"] > told[0]["at"]  # the host's clock, a week on
+
+
+def test_a_player_sitting_at_the_table_at_another_host_is_not_told() -> None:
+    """Hosts sharing a database: a player whose seat is taken at another host sees the
+    table there, so this host tells them nothing (and one away from it is told)."""
+    from types import SimpleNamespace
+
+    from railgames.net.notify import _present
+    from railgames.net.tables import HostTable, Seat
+
+    table = HostTable(code="ABCD", game_id="new-england", humans=2,
+                      seats=[Seat(name="ann"), Seat(name="bob")],
+                      pace=TURN)
+    server: Any = SimpleNamespace(members_of=lambda name: [])
+    assert not _present(server, "bob", table)
+    table.elsewhere = {1}
+    assert _present(server, "bob", table) and not _present(server, "ann", table)

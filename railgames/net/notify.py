@@ -595,7 +595,11 @@ def _kill_group(pid: int) -> None:
 
 def _present(server: TableServer, name: str, table: HostTable) -> bool:
     """Whether ``name`` sees what happens at ``table`` now, without being told: at a
-    turn-based table, sitting at it; at a live one, connected to the host at all."""
+    turn-based table, sitting at it; at a live one, connected to the host at all. (Sitting
+    at the table at another host sharing its database counts as well.)"""
+    seat = table.seat_of(name)
+    if seat is not None and seat in table.elsewhere:
+        return True
     members = server.members_of(name)
     if table.pace.turn_based:
         return any(m.table is table and m.seat is not None for m in members)
