@@ -69,6 +69,28 @@ def ruleset() -> NewEnglandRules:
     return make_ruleset()
 
 
+@pytest.fixture(autouse=True)
+def logging_as_it_was() -> Iterator[None]:
+    """A test that runs ``railgames host`` in this process (its command line, to see it
+    refuse to start) sets the host's JSON logging up for good; put back what the other
+    tests read their log lines through (``caplog``, ``LogLines``)."""
+    import logging
+    import sys
+    import threading
+
+    names = ("", "railgames.host", "asyncssh")
+    saved = [(logging.getLogger(n), list(logging.getLogger(n).handlers),
+              logging.getLogger(n).level, logging.getLogger(n).propagate) for n in names]
+    hooks = (sys.unraisablehook, threading.excepthook)
+    yield
+    for logger, handlers, level, propagate in saved:
+        logger.handlers[:] = handlers
+        logger.setLevel(level)
+        logger.propagate = propagate
+    sys.unraisablehook, threading.excepthook = hooks
+    logging.captureWarnings(False)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def scratch_data_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Saves and caches (validated boards, launcher cards) of the whole run go to a
