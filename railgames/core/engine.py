@@ -761,7 +761,11 @@ class Game:
         reason, mine = self._take_back(seat)
         if reason is not None or mine is None:
             raise IllegalAction(f"cannot undo: {reason}")
-        previous = Game.replay(self.ruleset, self.record, mine)
+        self.rewind(mine)
+
+    def rewind(self, actions: int) -> None:
+        """Go back to the game as it was after its first ``actions`` actions (replayed)."""
+        previous = Game.replay(self.ruleset, self.record, actions)
         previous.record.created = self.record.created
         self.record = previous.record
         self.state = previous.state

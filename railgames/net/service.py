@@ -132,7 +132,7 @@ class TableService:
             self.flush()
             outcome = self._write(*job)
             if not isinstance(outcome, Exception):
-                self._confirmed(table, outcome, len(todo))
+                self._confirmed(table, outcome, todo)
             self._show(table)
             return
         if not todo:
@@ -183,10 +183,11 @@ class TableService:
         self._broken.discard(code)
         return version
 
-    def _confirmed(self, table: HostTable, version: int | None, count: int) -> None:
+    def _confirmed(self, table: HostTable, version: int | None, todo: list[Entry]) -> None:
+        """The store kept ``todo``: so many of the changes sent are no longer unsent."""
         if self.shared and version is not None:
             table.kept = version
-            del table.unsent[:count]
+            del table.unsent[:sum(1 for entry in todo if "create" not in entry)]
             self._behind(table)
 
     def _written(self, table: HostTable, pending: asyncio.Future[None],
@@ -200,7 +201,7 @@ class TableService:
             if isinstance(outcome, Exception):
                 self._repair(table, refused=isinstance(outcome, TableMoved))
             else:
-                self._confirmed(table, outcome, sum(1 for e in todo if "create" not in e))
+                self._confirmed(table, outcome, todo)
         if not pending.done():
             pending.set_result(None)
         if not (self.shared and epoch != table.epoch) and table.pending is None:
@@ -274,11 +275,7 @@ class TableService:
                 seat.empty_since = before.empty_since
         table.seats, table.game, table.bots = fresh.seats, fresh.game, fresh.bots
         table.kept_seats = fresh.kept_seats
-        table.chat = [line.model_dump() for line in stored.chat]
-        table.timed_out = stored.timeout.played if stored.timeout is not None else -1
-        table.stand_in = _standing_in(table, stored.timeout)
-        table.moved_at = _seconds(stored.moved_at, self.clock.now())
-        table.version = table.kept = stored.version
+        self._restored(table, stored)
         table.stale = False
         table.tracks = {}
         added: list[Entry] = []
@@ -346,16 +343,7 @@ class TableService:
             for each in list(self.tables.values()):
                 each.stale = True
                 self._behind(each)
-            loop = self._loop
-            assert loop is not None
-
-            def listed(done: Future[list[str]]) -> None:
-                if done.exception() is None:
-                    loop.call_soon_threadsafe(self._new_tables, done)
-                else:  # the store is away: asked again shortly
-                    loop.call_soon_threadsafe(loop.call_later, RETRY, self._heard, None, 0)
-
-            self._writer_pool().submit(self.store.list).add_done_callback(listed)
+            self._off_loop(self.store.list, self._new_tables)
             return
         table = self.tables.get(code)
         if table is None:
@@ -380,24 +368,34 @@ class TableService:
                 and self._loop is not None:
             self._catch_up(table)
 
-    def _new_tables(self, done: Future[list[str]]) -> None:
-        for code in done.result():
+    def _new_tables(self, codes: list[str] | Exception) -> None:
+        if isinstance(codes, Exception):  # the store is away: asked again shortly
+            assert self._loop is not None
+            self._loop.call_later(RETRY, self._heard, None, 0)
+            return
+        for code in codes:
             if code not in self.tables:
                 self._load_one(code)
 
-    def _load_one(self, code: str) -> None:
-        """A table made at another host: brought here as the store keeps it."""
-        assert self._loop is not None
+    def _off_loop(self, read: Callable[[], Any], then: Callable[[Any], None]) -> None:
+        """Run ``read`` in the writer thread (after the writes queued before it), then
+        ``then(what it gave, or what it raised)`` on the host's loop."""
         loop = self._loop
+        assert loop is not None
 
-        def read() -> StoredTable | Exception:
+        def run() -> Any:
             try:
-                return self.store.load(code)
+                return read()
             except Exception as exc:
                 return exc
 
-        def loaded(done: Future[StoredTable | Exception]) -> None:
-            stored = done.result()
+        self._writer_pool().submit(run).add_done_callback(
+            lambda done: loop.call_soon_threadsafe(then, done.result()))
+
+    def _load_one(self, code: str) -> None:
+        """A table made at another host: brought here as the store keeps it."""
+
+        def loaded(stored: StoredTable | Exception) -> None:
             if code in self.tables:
                 return  # loaded meanwhile (told twice)
             if isinstance(stored, Exception):
@@ -415,22 +413,14 @@ class TableService:
             self._announce(table, restored=True)
             self.bots.schedule(table)
 
-        self._writer_pool().submit(read).add_done_callback(
-            lambda f: loop.call_soon_threadsafe(loaded, f))
+        self._off_loop(lambda: self.store.load(code), loaded)
 
     def _catch_up(self, table: HostTable) -> None:
         """Read what other hosts added to ``table`` since this host's version, and apply it."""
         assert self._loop is not None
         loop, base = self._loop, table.version
 
-        def read() -> list[Entry] | None | Exception:
-            try:
-                return self.store.since(table.code, base)
-            except Exception as exc:
-                return exc
-
-        def got(done: Future[list[Entry] | None | Exception]) -> None:
-            entries = done.result()
+        def got(entries: list[Entry] | None | Exception) -> None:
             if isinstance(entries, Exception):  # the store is away: tried again shortly
                 loop.call_later(RETRY, self._behind, table)
                 return
@@ -445,8 +435,7 @@ class TableService:
                 self._show(table)
             self._behind(table)
 
-        self._writer_pool().submit(read).add_done_callback(
-            lambda f: loop.call_soon_threadsafe(got, f))
+        self._off_loop(lambda: self.store.since(table.code, base), got)
 
     def _reload(self, table: HostTable) -> None:
         """Read ``table`` whole again (its log was compacted, or what came could not be
@@ -454,14 +443,7 @@ class TableService:
         assert self._loop is not None
         loop = self._loop
 
-        def read() -> StoredTable | Exception:
-            try:
-                return self.store.load(table.code)
-            except Exception as exc:
-                return exc
-
-        def loaded(done: Future[StoredTable | Exception]) -> None:
-            stored = done.result()
+        def loaded(stored: StoredTable | Exception) -> None:
             if isinstance(stored, Exception):
                 table.stale = True  # the store is away: tried again shortly
                 loop.call_later(RETRY, self._behind, table)
@@ -478,8 +460,7 @@ class TableService:
             else:
                 self._show(table)
 
-        self._writer_pool().submit(read).add_done_callback(
-            lambda f: loop.call_soon_threadsafe(loaded, f))
+        self._off_loop(lambda: self.store.load(table.code), loaded)
 
     def _apply_all(self, table: HostTable, entries: list[Entry]) -> bool:
         """Apply another host's changes to ``table`` in order; False (and ``table`` left as
@@ -523,9 +504,7 @@ class TableService:
             game, back = table.game, entry["undo"]
             if game is None or type(back) is not int or not 0 <= back <= len(game.record.actions):
                 raise RailgamesError("an undo that does not fit")
-            previous = Game.replay(game.ruleset, game.record, back)
-            previous.record.created = game.record.created
-            game.record, game.state = previous.record, previous.state
+            game.rewind(back)
             table.moved_at = _seconds(at, self.clock.now())
         elif "chat" in entry:
             line = ChatLine.model_validate(entry["chat"]).model_dump()
