@@ -56,6 +56,18 @@ KEYS = {"enter": "\r", "down": "\x1b[B", "up": "\x1b[A", "left": "\x1b[D", "righ
         "ctrl+p": "\x10"}
 
 
+def client_key(folder: Path) -> tuple[asyncssh.SSHKey, Path, Path]:
+    """A player's new SSH key: the key, its private file (mode 600, for ``ssh -i``) and an
+    authorized_keys file holding it (for ``--authorized-keys``), in ``folder``."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    key_file = folder / "id_ed25519"
+    key_file.write_bytes(key.export_private_key())
+    key_file.chmod(0o600)
+    authorized = folder / "authorized_keys"
+    authorized.write_bytes(key.export_public_key())
+    return key, key_file, authorized
+
+
 class HostProcess:
     def __init__(self, data_dir: Path, *extra: str, password: str = "table-pw") -> None:
         self.data_dir = data_dir

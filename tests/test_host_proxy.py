@@ -22,7 +22,7 @@ from typing import Any
 
 import asyncssh
 import pytest
-from host_terminal import HostProcess, Terminal
+from host_terminal import HostProcess, Terminal, client_key
 
 from railgames.cli import main
 from railgames.net.proxyproto import V2_SIGNATURE
@@ -139,12 +139,7 @@ def _with_header(port: int, client: tuple[str, int]) -> socket.socket:
 @pytest.mark.skipif(HAPROXY is None, reason="HAProxy is not installed "
                                             "(Debian: apt-get install haproxy)")
 def test_behind_haproxy_the_host_sees_and_limits_the_clients_own_address(tmp_path: Path) -> None:
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    key_file = tmp_path / "id_ed25519"
-    key_file.write_bytes(key.export_private_key())
-    key_file.chmod(0o600)
-    authorized = tmp_path / "authorized_keys"
-    authorized.write_bytes(key.export_public_key())
+    key, key_file, authorized = client_key(tmp_path)
     host = HostProcess(tmp_path / "data", "--proxy-protocol", "--per-ip", "1",
                        "--authorized-keys", str(authorized), password="").start()
     v2_port, v1_port = free_port(), free_port()

@@ -17,7 +17,7 @@ from typing import Any
 
 import asyncssh
 import pytest
-from host_terminal import HostProcess, Terminal, kept_record, until
+from host_terminal import HostProcess, Terminal, client_key, kept_record, until
 
 from railgames.core.engine import Game
 from railgames.games import load_ruleset
@@ -329,12 +329,7 @@ SSH = shutil.which("ssh")
 @pytest.mark.skipif(SSH is None, reason="the OpenSSH client is not installed "
                                         "(Debian: apt-get install openssh-client)")
 def test_openssh_client_with_a_key_reaches_the_launcher(tmp_path: Path) -> None:
-    key = asyncssh.generate_private_key("ssh-ed25519")
-    key_file = tmp_path / "id_ed25519"
-    key_file.write_bytes(key.export_private_key())
-    key_file.chmod(0o600)
-    authorized = tmp_path / "authorized_keys"
-    authorized.write_bytes(key.export_public_key())
+    key, key_file, authorized = client_key(tmp_path)
     host = HostProcess(tmp_path / "data", "--authorized-keys", str(authorized), password="").start()
     base = [str(SSH), "-p", str(host.port), "-i", str(key_file), "-o", "BatchMode=yes",
             "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",

@@ -312,8 +312,8 @@ class PostgresTableStore(SqlTableStore):
         self._conn: Any = None
         self._closed = False
         self._listen_thread: threading.Thread | None = None
-        self._listen_conn: Any = None
-        self._channels = {}
+        # Channels besides the tables' one this host listens on, and who hears each.
+        self._channels: dict[str, builtins.list[Callable[[str], None]]] = {}
         with self._tx() as cur:
             # Two hosts starting at once make the schema one after the other.
             cur.execute("SELECT pg_advisory_xact_lock(712001)")
@@ -381,8 +381,6 @@ class PostgresTableStore(SqlTableStore):
         with self._lock:
             self._channels.setdefault(channel, []).append(listener)
 
-    _channels: dict[str, list[Callable[[str], None]]]
-
     def _listen(self) -> None:
         psycopg = self._psycopg
         while not self._closed:
@@ -391,7 +389,6 @@ class PostgresTableStore(SqlTableStore):
             except psycopg.Error:
                 time.sleep(0.5)
                 continue
-            self._listen_conn = conn
             try:
                 listening: set[str] = set()
                 self._listen_to(conn, listening)
