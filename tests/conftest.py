@@ -11,6 +11,7 @@ on the state.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,11 @@ from railgames.games.new_england.rules import NewEnglandRules
 from railgames.games.new_england.state import Step
 
 FIXTURE_MAP = Path(__file__).parent / "fixtures" / "mini-new-england.toml"
+
+# Passphrases chosen in the tests are hashed at a low cost (the hosts they start inherit
+# it): some hundreds of logins at half a second each were minutes of the suite. The real
+# cost has its own test (test_players), with this unset.
+os.environ["RAILGAMES_CHEAP_PASSPHRASES"] = "tests-only"
 
 # The files whose tests take longest (real ssh clients, a browser's websocket, whole games
 # played by keyboard) run first: the suite's workers then end together, instead of one

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from railgames.core.errors import IllegalAction, RailgamesError, RecordError
+from railgames.net import players as players_module
 from railgames.net.players import (
     LoginLimiter,
     Player,
@@ -52,6 +53,21 @@ def test_a_passphrase_is_kept_only_as_a_salted_hash() -> None:
     assert passphrase_matches(one, "purring loudly") and passphrase_matches(two, "purring loudly")
     assert not passphrase_matches(one, "purring loudly ")
     assert not passphrase_matches(one, TABLE_PW)
+
+
+def test_a_passphrase_is_hashed_at_full_cost_unless_the_tests_say_otherwise(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(players_module.CHEAP_PASSPHRASES)
+    full = hash_passphrase("purring loudly")
+    assert full.split("$")[1:4] == [str(2**15), "8", "3"]
+    for value in ("1", "yes", "TESTS-ONLY"):  # only the one exact value lowers it
+        monkeypatch.setenv(players_module.CHEAP_PASSPHRASES, value)
+        assert not players_module.cheap_passphrases()
+    monkeypatch.setenv(players_module.CHEAP_PASSPHRASES, "tests-only")
+    cheap = hash_passphrase("purring loudly")
+    assert cheap.split("$")[1:4] == [str(2**10), "8", "1"]
+    assert passphrase_matches(full, "purring loudly") and passphrase_matches(cheap, "purring loudly")
+    assert not passphrase_matches(cheap, "purring loudly!")
 
 
 def test_a_damaged_or_absurd_stored_hash_never_matches() -> None:

@@ -39,6 +39,7 @@ from railgames.net.players import (
     Kick,
     Player,
     Verdict,
+    cheap_passphrases,
     check_key,
     check_password,
     now_text,
@@ -245,7 +246,9 @@ class Host:
         event("host_started", bind=cfg.bind, port=self.port,
               fingerprint=self.key.get_fingerprint("sha256"),
               auth="public key" if self.authorized else "password",
-              **({"proxy_protocol": True} if cfg.proxy_protocol else {}))
+              **({"proxy_protocol": True} if cfg.proxy_protocol else {}),
+              **({"passphrases": "hashed cheaply, for tests only"}
+                 if cheap_passphrases() else {}))
 
     def ssh_options(self) -> dict[str, Any]:
         """The SSH server's settings, the same for every connection."""
