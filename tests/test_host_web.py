@@ -94,8 +94,10 @@ async def log_in(web: WebTerminal, name: str, password: str) -> None:
     # Tab to the password, and give the app a moment to move the focus before the next key.
     await typed(web, "tab")
     await asyncio.sleep(1.0)
-    await typed(web, password, "enter")
+    await typed(web, password)
     assert re.search(f"Your name {name}\\s*$", web.text(), re.M), web.text()
+    assert password not in web.text()
+    await typed(web, "enter")
 
 
 def test_a_browser_player_and_an_ssh_player_share_a_table(tmp_path: Path) -> None:
