@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from railgames.core.errors import MapError, RailgamesError, RecordError
@@ -85,6 +84,8 @@ def launcher_ids() -> list[str]:
 
 def help_text(game_id: str) -> str | None:
     """A game's rules help (its help file), None when it has none."""
+    from importlib import resources  # (it loads tempfile and shutil: not for every command)
+
     game = descriptor(game_id)
     try:
         return resources.files(game.package).joinpath(game.help).read_text(encoding="utf-8")
