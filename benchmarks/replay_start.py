@@ -3,7 +3,9 @@
 Both run as new processes of the same interpreter with the same environment,
 output discarded, in alternating pairs (the reference first, then the replay);
 each pair gives one ratio, replay time over reference time, so that the load of
-a shared machine weighs on both alike. The replay runs as
+a shared machine weighs on both alike. The target is on clock time; the ratio of
+the processor time each used is shown beside it, the steadier figure on a busy
+machine. The replay runs as
 ``python -m railgames.cli replay FILE`` (the console script would add its own
 small start-up, and may point at another checkout). The mean, p95 and max of the
 ratios are shown, with the raw times of both.
@@ -32,6 +34,7 @@ import importlib.util
 import json
 import math
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -95,14 +98,18 @@ def child_env(cache: str) -> dict[str, str]:
     return env
 
 
-def run(argv: list[str], env: dict[str, str]) -> float:
+def run(argv: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """The clock time of one run, and the processor time it used (user and system)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     done = subprocess.run(argv, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL, check=False)
     elapsed = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} failed (exit {done.returncode})")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 @dataclass
@@ -110,10 +117,16 @@ class Pairs:
     record: Record
     reference: list[float]  # seconds
     replay: list[float]
+    reference_cpu: list[float]  # processor seconds
+    replay_cpu: list[float]
 
     @property
     def ratios(self) -> list[float]:
         return [b / a for a, b in zip(self.reference, self.replay, strict=True)]
+
+    @property
+    def cpu_ratios(self) -> list[float]:
+        return [b / a for a, b in zip(self.reference_cpu, self.replay_cpu, strict=True)]
 
     def triple(self, values: list[float], scale: float = 1.0, digits: int = 2,
                unit: str = "") -> str:
@@ -127,7 +140,7 @@ class Pairs:
     def values(self) -> str:
         return (f"{self.triple(self.ratios)}x  (replay {self.triple(self.replay, 1000, 0, ' ms')}"
                 f"; import pydantic {self.triple(self.reference, 1000, 0, ' ms')}"
-                f"; n={len(self.ratios)})")
+                f"; n={len(self.ratios)}; processor time ratio {self.triple(self.cpu_ratios)}x)")
 
 
 def measure(rec: Record, pairs: int, env: dict[str, str]) -> Pairs:
@@ -136,10 +149,14 @@ def measure(rec: Record, pairs: int, env: dict[str, str]) -> Pairs:
     replay = [python, "-m", "railgames.cli", "replay", str(rec.path)]
     run(reference, env)  # fill the bytecode folder, and check both run
     run(replay, env)
-    out = Pairs(rec, [], [])
+    out = Pairs(rec, [], [], [], [])
     for _ in range(pairs):
-        out.reference.append(run(reference, env))
-        out.replay.append(run(replay, env))
+        wall, cpu = run(reference, env)
+        out.reference.append(wall)
+        out.reference_cpu.append(cpu)
+        wall, cpu = run(replay, env)
+        out.replay.append(wall)
+        out.replay_cpu.append(cpu)
     return out
 
 
