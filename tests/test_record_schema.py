@@ -55,7 +55,8 @@ def test_the_schema_has_the_fields_of_the_model_in_their_order() -> None:
     assert list(_record_schema()["schema"]["fields"]) == list(GameRecord.model_fields)
 
 
-@pytest.mark.parametrize("path", sorted(RECORDS.rglob("*.json")), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", sorted(RECORDS.rglob("*.json")),
+                         ids=lambda p: str(p.relative_to(RECORDS)))
 def test_every_fixture_reads_alike(path: Path) -> None:
     raw = json.loads(path.read_text(encoding="utf-8"))
     same(raw)
