@@ -503,6 +503,23 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return p
 
 
+def quick_replay_args(argv: list[str]) -> Any | None:
+    """What the parser makes of ``replay FILE`` and ``replay FILE --json`` (either order),
+    without importing and building it: a replay is a short command, and argparse with
+    the translations it looks up is a good part of its start. None for anything else
+    (help, an abbreviated option, a name starting with '-'...), which the parser reads."""
+    if len(argv) not in (2, 3) or argv[0] != "replay":
+        return None
+    rest = argv[1:]
+    want_json = "--json" in rest
+    files = [a for a in rest if a != "--json"]
+    if len(files) != 1 or len(rest) != 1 + want_json or files[0].startswith("-"):
+        return None
+    from types import SimpleNamespace
+
+    return SimpleNamespace(command="replay", file=files[0], json=want_json, func=cmd_replay)
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -512,7 +529,9 @@ def main(argv: list[str] | None = None) -> int:
         args: Any = SimpleNamespace(command=None)
     else:
         first = argv[0]
-        args = build_parser(first if first in COMMANDS else None).parse_args(argv)
+        args = quick_replay_args(argv)
+        if args is None:
+            args = build_parser(first if first in COMMANDS else None).parse_args(argv)
     if args.command is None:
         args.func = cmd_play
         args.game = None

@@ -18,7 +18,8 @@ used (``import railgames.core.engine`` does not load Textual).
 
 The parts, by library:
 
-* pydantic: ``model_without_validation``, ``plain_model``, ``custom_serializers``.
+* pydantic: ``model_without_validation``, ``plain_model``, ``custom_serializers``,
+  ``before_validators``.
 * the standard library: ``loop_busy`` (asyncio), ``pool_processes``
   (concurrent.futures).
 * Rich: ``style_ansi``, ``console_color_system``, ``group_renderables``,
@@ -157,6 +158,34 @@ def custom_serializers(cls: Any) -> bool:
     decorators = cls.__pydantic_decorators__
     return bool(decorators.field_serializers or decorators.model_serializers
                 or cls.__pydantic_root_model__)
+
+
+def before_validators(cls: Any) -> dict[str, list[Callable[[Any], Any]]] | None:
+    """Field name -> the functions of the model's plain before-validators (each taking the
+    value alone, as ``field_validator(..., mode="before")`` of a function makes), in the
+    order declared; None when the model has any other validator, serializer or computed
+    field, its own ``__init__``, or is generic: then its schema is more than its fields."""
+    import inspect
+
+    decorators = cls.__pydantic_decorators__
+    if (decorators.validators or decorators.root_validators or decorators.model_validators
+            or decorators.field_serializers or decorators.model_serializers
+            or decorators.computed_fields or cls.__pydantic_custom_init__
+            or cls.__pydantic_generic_metadata__["origin"] is not None):
+        return None
+    out: dict[str, list[Callable[[Any], Any]]] = {}
+    for decorator in decorators.field_validators.values():
+        info, func = decorator.info, decorator.func
+        if info.mode != "before" or decorator.shim is not None or info.check_fields is not None \
+                or not inspect.isfunction(func):
+            return None
+        params = list(inspect.signature(func).parameters.values())
+        if len(params) != 1 or params[0].kind not in (params[0].POSITIONAL_ONLY,
+                                                      params[0].POSITIONAL_OR_KEYWORD):
+            return None
+        for name in info.fields:
+            out.setdefault(name, []).append(func)
+    return out
 
 
 # ---------------------------------------------------------------- standard library

@@ -165,3 +165,36 @@ def test_the_cache_folder_is_where_platformdirs_puts_it(
         else:
             monkeypatch.setenv(name, value)
     assert str(sources.cache_dir()) == str(Path(user_cache_dir("railgames")))
+
+
+def test_a_game_takes_a_kept_board_without_reading_its_toml(
+        own_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    from railgames import games
+
+    games._load_map.cache_clear()
+    first = games.load_ruleset("new-england").map  # read in full, and kept
+    games._load_map.cache_clear()
+
+    def refuse(text: str) -> Any:
+        raise AssertionError("the TOML was read again")
+
+    monkeypatch.setattr(tomllib, "loads", refuse)
+    try:
+        again = games.load_ruleset("new-england").map
+        assert again is not first and again == first
+    finally:
+        games._load_map.cache_clear()
+
+
+def test_another_games_map_is_still_refused_in_one_line(own_cache: Path) -> None:
+    from railgames import games
+
+    games._load_map.cache_clear()
+    try:
+        with pytest.raises(MapError) as refused:
+            games.load_ruleset("new-england", "rotw-mexico")
+    finally:
+        games._load_map.cache_clear()
+    assert refused.value.reason.startswith("map 'rotw-mexico' is a Railways of the World map; ")

@@ -171,6 +171,23 @@ def test_a_command_alone_is_parsed_as_by_the_whole_parser() -> None:
         assert alone[command].format_help() == whole[command].format_help()
 
 
+@pytest.mark.parametrize("argv", [
+    ["replay", "a.json"], ["replay", "a.json", "--json"], ["replay", "--json", "a.json"],
+    ["replay", ""], ["replay", "dir/with space.json"], ["replay", "-1"], ["replay", "--js", "a"],
+    ["replay", "a", "b"], ["replay", "--json", "--json"], ["replay", "a", "--json", "--json"],
+    ["replay", "--", "a"], ["replay", "-h"], ["replay"], ["replays", "a"], ["simulate", "a"],
+])
+def test_a_short_replay_command_is_read_as_the_parser_reads_it(argv: list[str]) -> None:
+    from railgames.cli import build_parser, quick_replay_args
+
+    quick = quick_replay_args(argv)
+    taken = argv in (["replay", "a.json"], ["replay", "a.json", "--json"],
+                     ["replay", "--json", "a.json"], ["replay", ""], ["replay", "dir/with space.json"])
+    assert (quick is not None) == taken  # the rest is left to the parser
+    if quick is not None:
+        assert vars(quick) == vars(build_parser("replay").parse_args(argv))
+
+
 def test_headless_commands_do_not_import_textual(saved_games: tuple[Path, dict]) -> None:
     out, summary = saved_games
     record = out / f"new-england-4p-seed{summary['games'][0]['seed']}.json"

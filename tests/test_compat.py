@@ -443,3 +443,37 @@ async def test_the_registered_hook_and_a_screen_s_own_bindings() -> None:
         await pilot.press("x")
         await pilot.pause()
     assert pressed == ["x"]
+
+
+def test_before_validators() -> None:
+    from pydantic import field_validator, model_validator
+
+    def twice(value: Any) -> Any:
+        return value * 2
+
+    class Before(BaseModel):
+        a: int = 0
+        b: int = 0
+        _a = field_validator("a", "b", mode="before")(twice)
+
+    class After(BaseModel):
+        a: int = 0
+        _a = field_validator("a", mode="after")(twice)
+
+    class Whole(BaseModel):
+        a: int = 0
+
+        @model_validator(mode="after")
+        def _whole(self) -> Any:
+            return self
+
+    class Made(BaseModel):
+        a: int = 0
+
+        def __init__(self, **data: Any) -> None:
+            super().__init__(**data)
+
+    assert compat.before_validators(Plain) == {}
+    assert compat.before_validators(Before) == {"a": [twice], "b": [twice]}
+    for cls in (After, Whole, Made):
+        assert compat.before_validators(cls) is None, cls

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from railgames.compat import custom_serializers, model_without_validation, plain_model
+from railgames.core.action_schema import ActionAdapter
 from railgames.core.errors import IllegalAction, MalformedAction, RecordError, ReplayError
 from railgames.core.events import SETUP, Event, EventLog
 from railgames.core.maps import BaseMap, map_digest
@@ -340,7 +341,8 @@ class Ruleset(ABC, Generic[S]):
     # allow at that moment is played for a seat whose time ran out. Empty: no pass.
     passes: ClassVar[tuple[Mapping[str, Any], ...]] = ()
     map_model: ClassVar[type[BaseMap]]
-    action_adapter: ClassVar[TypeAdapter[Any]]
+    # The game's union of actions (core/action_schema.py, or a pydantic TypeAdapter).
+    action_adapter: ClassVar[ActionAdapter | TypeAdapter[Any]]
 
     def __init__(self, game_map: BaseMap) -> None:
         self.map = game_map
@@ -466,7 +468,7 @@ class Ruleset(ABC, Generic[S]):
         except ValidationError as exc:
             raise MalformedAction(f"not a {self.title} action: {describe_validation_error(exc)}") from None
         if recorded:
-            stored = action.model_dump(mode="json")
+            stored = _json_form(action)
             for key, value in raw.items():
                 if _same_json(stored.get(key), value):
                     continue
@@ -547,6 +549,13 @@ def _plain_form(action: Any) -> dict[str, Any] | None:
             return None
         form[name] = value
     return form
+
+
+def _json_form(action: Any) -> dict[str, Any]:
+    """``action.model_dump(mode="json")``, from its fields where they are flat (which
+    also spares a replay pydantic's serializer of each kind of action)."""
+    form = _plain_form(action)
+    return action.model_dump(mode="json") if form is None else form  # type: ignore[no-any-return]
 
 
 def _record_form(action: Any) -> dict[str, Any]:
@@ -719,7 +728,7 @@ class Game:
         those limits as it comes (``parse_action``), and what it reads as is held to
         them here: a record's action reads as it is written, so it is not again."""
         action = self.ruleset.parse_action(raw, recorded=recorded)
-        form: dict[str, Any] = action.model_dump(mode="json")
+        form = _json_form(action)
         problem = None if recorded and not isinstance(raw, Action) else action_problem(form)
         if problem is not None:
             raise MalformedAction(f"not a {self.ruleset.title} action a saved game can hold: "

@@ -434,25 +434,42 @@ def load_map_file(path: str | Path, model: type[M], *, cached: bool = True) -> M
     text = read_map_text(path)
     if not cached:
         return parse_map(text, str(path), model)
+    kept = kept_board(path, text, model)
+    return kept if kept is not None else checked_board(path, text, model)
+
+
+def kept_board(path: Path, text: str, model: type[M]) -> M | None:
+    """The board the cache holds for exactly this text of ``path`` read as ``model``
+    (its digest remembered), or None."""
     from railgames.core import board_cache
 
     kept = board_cache.load(path, text, model)
-    if kept is not None:
-        board, digest = kept
-        remember_digest(board, digest)
-        return board  # type: ignore[no-any-return]
+    if kept is None:
+        return None
+    board, digest = kept
+    remember_digest(board, digest)
+    return board  # type: ignore[no-any-return]
+
+
+def checked_board(path: Path, text: str, model: type[M]) -> M:
+    """The map ``text`` (of ``path``) read and checked in full, then kept in the cache."""
+    from railgames.core import board_cache
+
     board = parse_map(text, str(path), model)
     board_cache.store(path, text, model, board, map_digest(board))
     return board
 
 
-def peek_header(path: str | Path) -> dict[str, Any]:
-    """Read a map file's TOML without validating it (to learn its game and kind)."""
+def header_of(text: str, path: str | Path) -> dict[str, Any]:
+    """A map file's TOML (its ``text``) without validating it (to learn its game and kind)."""
     import tomllib
 
-    path = Path(path)
-    text = read_map_text(path)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise MapError(f"{path}: not valid TOML: {exc}") from None
+
+
+def peek_header(path: str | Path) -> dict[str, Any]:
+    """Read a map file's TOML without validating it (to learn its game and kind)."""
+    return header_of(read_map_text(Path(path)), path)

@@ -9,11 +9,10 @@ from __future__ import annotations
 import json
 import math
 import os
-import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -52,6 +51,11 @@ def _no_actions() -> list[dict[str, Any]]:
     return []
 
 
+def _now_stamp() -> str:
+    """A new record's ``created``: now, to the second, in UTC."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
 class PlayerSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
@@ -87,11 +91,82 @@ class GameRecord(BaseModel):
     players: list[PlayerSpec] = Field(max_length=16)
     seed: int
     actions: list[dict[str, Any]] = Field(default_factory=_no_actions, max_length=MAX_ACTIONS)
-    created: Stamp = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    created: Stamp = Field(default_factory=_now_stamp)
     updated: Stamp | None = None
 
     def dump_json(self) -> str:
         return self.model_dump_json(indent=1)
+
+
+# A saved game is read with a validator made from this schema by pydantic-core itself,
+# not by asking pydantic to work out the schema of GameRecord: that costs a short
+# command such as ``replay`` more than all the rest of reading the file. It makes the
+# same objects (GameRecord and PlayerSpec, fields set as given) with the same checks
+# and messages; tests/test_record_schema.py holds the two to each other.
+def _text(**limits: Any) -> dict[str, Any]:
+    return {"type": "str", **limits}
+
+
+def _optional(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "default", "default": None, "schema": {"type": "nullable", "schema": schema}}
+
+
+def _record_schema() -> dict[str, Any]:
+    def field(schema: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "model-field", "schema": schema}
+
+    def made(factory: Callable[[], Any], schema: dict[str, Any]) -> dict[str, Any]:
+        return {"type": "default", "default_factory": factory, "schema": schema}
+
+    ident = _text(min_length=1, max_length=64, pattern=r"^[A-Za-z][A-Za-z0-9_-]*$")
+    player = {
+        "type": "model", "cls": PlayerSpec,
+        "config": {"extra_fields_behavior": "forbid", "title": "PlayerSpec"},
+        "schema": {"type": "model-fields", "model_name": "PlayerSpec", "fields": {
+            "name": field(_text(min_length=1, max_length=24)),
+            "kind": field({"type": "default", "default": "human", "schema": {
+                "type": "literal", "expected": list(get_args(PlayerKind))}}),
+        }},
+    }
+    option = {"type": "union", "choices": [{"type": "bool"}, {"type": "int"},
+                                           _text(max_length=MAX_STRING)]}
+    return {
+        "type": "model", "cls": GameRecord,
+        "config": {"extra_fields_behavior": "forbid", "title": "GameRecord"},
+        "schema": {"type": "model-fields", "model_name": "GameRecord", "fields": {
+            "format": field({"type": "default", "default": RECORD_FORMAT,
+                             "schema": {"type": "literal", "expected": [RECORD_FORMAT]}}),
+            "game": field(ident),
+            "map": field(ident),
+            "map_digest": field(_optional(_text(pattern=r"^[0-9a-f]{16}$"))),
+            "rules_edition": field(_optional({"type": "int", "ge": 1})),
+            "options": field(made(dict, {"type": "dict", "keys_schema": _text(max_length=40),
+                                         "values_schema": option,
+                                         "max_length": MAX_OPTIONS})),
+            "players": field({"type": "list", "items_schema": player, "max_length": 16}),
+            "seed": field({"type": "int"}),
+            "actions": field(made(_no_actions, {
+                "type": "list", "max_length": MAX_ACTIONS, "items_schema": {
+                    "type": "dict", "keys_schema": {"type": "str"},
+                    "values_schema": {"type": "any"}}})),
+            "created": field(made(_now_stamp, _text(max_length=40))),
+            "updated": field(_optional(_text(max_length=40))),
+        }},
+    }
+
+
+_record_validator: Any = None
+
+
+def validate_record(raw: Any) -> GameRecord:
+    """``GameRecord.model_validate(raw, strict=True)``, through the schema above."""
+    global _record_validator
+    if _record_validator is None:
+        from pydantic_core import SchemaValidator
+
+        _record_validator = SchemaValidator(_record_schema())  # type: ignore[arg-type]
+    record: GameRecord = _record_validator.validate_python(raw, strict=True)
+    return record
 
 
 def describe_validation_error(err: ValidationError) -> str:
@@ -334,7 +409,7 @@ def parse_record(text: str, source: str = "record") -> GameRecord:
         raise RecordError(f"{source}: not a saved game: {problem}")
     raw = migrate(raw, source)
     try:
-        return GameRecord.model_validate(raw, strict=True)
+        return validate_record(raw)
     except ValidationError as exc:
         raise RecordError(f"{source}: {describe_validation_error(exc)}") from None
 
@@ -375,6 +450,8 @@ def fsync_folder(folder: Path) -> None:
 
 def write_temp(record: GameRecord, folder: Path) -> Path:
     """The record in a new temporary file in ``folder``, flushed to disk."""
+    import tempfile  # (not loaded by reading a record: it brings random, hashing, shutil)
+
     folder.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=TEMP_PREFIX, suffix=TEMP_SUFFIX, dir=folder)
     try:

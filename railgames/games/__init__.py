@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import importlib
 from functools import lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from railgames.core.errors import MapError, RailgamesError, RecordError
@@ -85,6 +84,8 @@ def launcher_ids() -> list[str]:
 
 def help_text(game_id: str) -> str | None:
     """A game's rules help (its help file), None when it has none."""
+    from importlib import resources  # (it loads tempfile and shutil: not for every command)
+
     game = descriptor(game_id)
     try:
         return resources.files(game.package).joinpath(game.help).read_text(encoding="utf-8")
@@ -94,16 +95,19 @@ def help_text(game_id: str) -> str | None:
 
 @lru_cache(maxsize=16)
 def _load_map(game_id: str, map_id: str) -> BaseMap:
-    from railgames.core.maps import find_map, load_map_file, peek_header
+    from railgames.core.maps import checked_board, find_map, header_of, kept_board, read_map_text
 
     cls = ruleset_class(game_id)
     path = find_map(map_id)
-    # Whose map it is, asked before it is read as this game's map (another game's map
-    # would otherwise fail as a pile of field errors).
-    owner = peek_header(path).get("game")
-    if owner != game_id:
-        raise MapError(_not_its_map(map_id, owner, game_id))
-    game_map = load_map_file(path, cls.map_model)
+    text = read_map_text(path)
+    game_map = kept_board(path, text, cls.map_model)  # its game is the file's, as below
+    if game_map is None:
+        # Whose map it is, asked before it is read as this game's map (another game's
+        # map would otherwise fail as a pile of field errors).
+        owner = header_of(text, path).get("game")
+        if owner != game_id:
+            raise MapError(_not_its_map(map_id, owner, game_id))
+        game_map = checked_board(path, text, cls.map_model)
     if game_map.game != game_id:
         raise MapError(_not_its_map(map_id, game_map.game, game_id))
     return game_map

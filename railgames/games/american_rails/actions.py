@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field
 
+from railgames.core.action_schema import ActionAdapter
 from railgames.core.engine import Action
 
 
@@ -95,4 +96,4 @@ AmericanRailsAction = Annotated[
     Field(discriminator="type"),
 ]
 
-ACTION_ADAPTER: TypeAdapter[AmericanRailsAction] = TypeAdapter(AmericanRailsAction)
+ACTION_ADAPTER = ActionAdapter(AmericanRailsAction)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field
 
+from railgames.core.action_schema import ActionAdapter
 from railgames.core.engine import Action
 
 
@@ -58,4 +59,4 @@ NewEnglandAction = Annotated[
     Field(discriminator="type"),
 ]
 
-ACTION_ADAPTER: TypeAdapter[NewEnglandAction] = TypeAdapter(NewEnglandAction)
+ACTION_ADAPTER = ActionAdapter(NewEnglandAction)

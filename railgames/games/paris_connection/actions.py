@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter, field_validator
+from pydantic import Field, field_validator
 
+from railgames.core.action_schema import ActionAdapter
 from railgames.core.engine import Action
 from railgames.core.hexgrid import parse_hex
 
@@ -45,4 +46,4 @@ class Trade(Action):
 
 ParisConnectionAction = Annotated[Build | EndBuild | Trade, Field(discriminator="type")]
 
-ACTION_ADAPTER: TypeAdapter[ParisConnectionAction] = TypeAdapter(ParisConnectionAction)
+ACTION_ADAPTER = ActionAdapter(ParisConnectionAction)

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter, field_validator
+from pydantic import Field, field_validator
 
+from railgames.core.action_schema import ActionAdapter
 from railgames.core.engine import Action
 from railgames.core.hexgrid import parse_hex
 
@@ -103,4 +104,4 @@ RotwAction = Annotated[
     Field(discriminator="type"),
 ]
 
-ACTION_ADAPTER: TypeAdapter[RotwAction] = TypeAdapter(RotwAction)
+ACTION_ADAPTER = ActionAdapter(RotwAction)

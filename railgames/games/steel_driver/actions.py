@@ -13,8 +13,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import Field
 
+from railgames.core.action_schema import ActionAdapter
 from railgames.core.engine import Action
 
 
@@ -70,4 +71,4 @@ SteelDriverAction = Annotated[
     Field(discriminator="type"),
 ]
 
-ACTION_ADAPTER: TypeAdapter[SteelDriverAction] = TypeAdapter(SteelDriverAction)
+ACTION_ADAPTER = ActionAdapter(SteelDriverAction)
