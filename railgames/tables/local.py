@@ -2,7 +2,9 @@
 
 Nothing here imports Textual, so the flow (apply, bots, undo, autosave) can be
 tested on its own. Every change goes through ``Game.apply`` or ``Game.undo``, and
-is on disk (when the table saves itself) before the screen shows it.
+is on disk (when the table saves itself) before the screen shows it, or, for a
+player's move made under ``save_after_showing``, as soon as the screen shows it
+and before anything else happens to the game.
 """
 
 from __future__ import annotations
