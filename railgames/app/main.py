@@ -76,11 +76,35 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         typed = keys.typed(event)
         if typed:
             self.pay_save()  # the last move is on disk before the next key does anything
+            self._hold_collector()
         try:
             await super().on_event(event)
         finally:
             if typed:
                 keys.handed_on()
+
+    # A key's work, from the key to its frame, allocates tens of thousands of objects:
+    # the cycle collector would run a dozen times meanwhile, now and then over every
+    # object not frozen (milliseconds each, in the middle of a key). It waits until the
+    # first frame after the key is handed to the terminal (or GC_HOLD_LIMIT seconds at
+    # most), then catches up.
+    GC_HOLD_LIMIT = 0.5
+    _gc_held = False
+
+    def _hold_collector(self) -> None:
+        if self._gc_held or not gc.isenabled():
+            return  # held already, or off for a reason of its own (starting up)
+        gc.disable()
+        self._gc_held = True
+        self.set_timer(self.GC_HOLD_LIMIT, self._release_collector)
+
+    def frame_written(self) -> None:
+        self._release_collector()
+
+    def _release_collector(self) -> None:
+        if self._gc_held:
+            self._gc_held = False
+            gc.enable()
 
     def pay_save(self) -> None:
         """Write the game's save if a move already shown is not in it yet (a move's save
@@ -159,6 +183,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
             self._start_from_command_line(self.new_game)
 
     def on_unmount(self) -> None:
+        self._release_collector()
         self._catch_end_signals(False)
         css_cache.save()  # the other screens' CSS too
         gc.unfreeze()  # nothing stays frozen once the app is over (tests run many in one process)
