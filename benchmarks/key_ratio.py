@@ -59,6 +59,7 @@ ENTER_RATIO = 1.0
 BYTES_MAX = 6 * 1024
 CURSOR_QUIET = 0.25
 ENTER_QUIET = 0.3
+SAVE_WAIT = 1.0  # seconds an Enter's save may come after its last byte
 
 
 class BareInTerminal:
@@ -169,6 +170,18 @@ def measure_cursor(game_id: str, cols: int, rows: int) -> tuple[Paired, int]:
     return pairs, still
 
 
+def saved_after(term: GameInTerminal, count: int, wait: float = SAVE_WAIT) -> int:
+    """The actions the autosave holds, waiting up to ``wait`` seconds for more than
+    ``count``: the save of a move comes after its frame (a busy machine may hold it
+    back past the quiet time that ends the frame's bytes)."""
+    deadline = time.perf_counter() + wait
+    now = term.actions_saved()
+    while now <= count and time.perf_counter() < deadline:
+        time.sleep(0.02)
+        now = term.actions_saved()
+    return now
+
+
 def measure_enter(game_id: str, cols: int, rows: int, actions: int) -> tuple[Paired, int]:
     pairs = Paired()
     stuck = 0
@@ -182,7 +195,7 @@ def measure_enter(game_id: str, cols: int, rows: int, actions: int) -> tuple[Pai
             if len(pairs.ours) >= actions or app.closed:
                 break
             ours, ref = in_turn(bare.app, app, "enter", ENTER_QUIET, n)
-            now = term.actions_saved()
+            now = saved_after(term, count)
             if now > count:
                 pairs.add(ours, ref)
                 idle = 0
