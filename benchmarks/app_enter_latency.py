@@ -7,9 +7,10 @@ city under the board cursor, the highlighted line of the list, the suggested
 amount), so the game goes on by its own rules: bids, builds, shipments, loans,
 whatever comes. Each Enter after which the app's autosave holds one more action
 is an applied action; for it, the time from the key to the last byte the app
-writes in reply and the bytes written are taken. That time includes the autosave
-(written and flushed to the disk before the move is shown); ``--saves-in /dev/shm``
-leaves the disk's part out. (An Enter that opens the next
+writes in reply and the bytes written are taken. That time includes whatever of
+the autosave comes before the last byte (it is written once the frame that shows
+the move is drawn, before the next key); ``--saves-in /dev/shm`` leaves the
+disk's part out. (An Enter that opens the next
 level of a choice is shown apart.) In Paris Connection, whose holdings are
 secret, the other two seats are bots that move a second after the person; the
 measure ends before they do.

@@ -1,8 +1,8 @@
-"""How long one autosave takes: the time a move waits before it is shown.
+"""How long one autosave takes: the time between a move shown and the next key handled.
 
 A move is written to disk (temporary file, fsync, rename, fsync of the folder)
-before the screen shows it, so this time is part of every key press that plays
-a move. The record is the longest fixture game (New England, 656 actions).
+once the screen shows it and before the next key is handled (a bot's move:
+before it is shown), so this time is part of every move. The record is the longest fixture game (New England, 656 actions).
 Printed: mean, p95 and max, with the fsyncs and without them (what the disk's
 flushes cost). Target: p95 under 50 ms with the fsyncs.
 

@@ -320,6 +320,9 @@ class FrameFilter(_Upstream):
         """The text to write for ``update``; None writes the update as Textual would."""
         return None
 
+    def frame_written(self) -> None:
+        """Called once a frame that changes the terminal is handed to it."""
+
     def _display(self, screen: Any, renderable: Any) -> None:
         names = globals()
         if "TextUpdate" not in names:
@@ -334,6 +337,9 @@ class FrameFilter(_Upstream):
                                  == self._previous_cursor_position):
                     return
                 renderable = names["TextUpdate"](text)
+                super()._display(screen, renderable)
+                self.frame_written()
+                return
         super()._display(screen, renderable)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import os
 from pathlib import Path
@@ -63,6 +64,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         self.session: Session | None = None
         self._screen_diff = ScreenDiff()
         self.key_queue = KeyQueue(self)
+        self._caught_signals: list[int] = []
 
     async def on_event(self, event: events.Event) -> None:
         # Typed keys are handled one at a time, each after the app is at rest from the
@@ -72,11 +74,83 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         if keys.hold(event):
             return
         typed = keys.typed(event)
+        if typed:
+            self.pay_save()  # the last move is on disk before the next key does anything
+            self._hold_collector()
         try:
             await super().on_event(event)
         finally:
             if typed:
                 keys.handed_on()
+
+    # A key's work, from the key to its frame, allocates tens of thousands of objects:
+    # the cycle collector would run a dozen times meanwhile, now and then over every
+    # object not frozen (milliseconds each, in the middle of a key). It waits until the
+    # first frame after the key is handed to the terminal (or GC_HOLD_LIMIT seconds at
+    # most), then catches up.
+    GC_HOLD_LIMIT = 0.5
+    _gc_held = False
+
+    def _hold_collector(self) -> None:
+        if self._gc_held or not gc.isenabled():
+            return  # held already, or off for a reason of its own (starting up)
+        gc.disable()
+        self._gc_held = True
+        self.set_timer(self.GC_HOLD_LIMIT, self._release_collector)
+
+    def frame_written(self) -> None:
+        self._release_collector()
+
+    def _release_collector(self) -> None:
+        if self._gc_held:
+            self._gc_held = False
+            gc.enable()
+
+    def pay_save(self) -> None:
+        """Write the game's save if a move already shown is not in it yet (a move's save
+        is written after the frame that shows it: see GameScreen.submit)."""
+        session = self.session
+        if session is None or not getattr(session, "owes_save", False):
+            return
+        try:
+            session.pay_save()  # type: ignore[attr-defined]
+        except OSError as exc:
+            self.notify(f"The game could not be saved: {exc}", severity="error")
+
+    def _on_end_signal(self, signum: int) -> None:
+        """The terminal hung up or the app is told to end: a move on the screen whose save
+        was still to be written is written, then the signal ends the app as it would have."""
+        import signal
+
+        try:
+            self.pay_save()
+        finally:
+            asyncio.get_running_loop().remove_signal_handler(signum)
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+
+    def _catch_end_signals(self, on: bool) -> None:
+        """Hang-up and terminate pay an owed save first (see ``_on_end_signal``); only where
+        nothing else has a handler for them, and only in a real terminal."""
+        import signal
+
+        if self.is_headless:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        for signum in (signal.SIGHUP, signal.SIGTERM):
+            try:
+                if on and signal.getsignal(signum) is signal.SIG_DFL:
+                    loop.add_signal_handler(signum, self._on_end_signal, signum)
+                    self._caught_signals.append(signum)
+                elif not on and signum in self._caught_signals:
+                    loop.remove_signal_handler(signum)
+            except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
+                continue
+        if not on:
+            self._caught_signals.clear()
 
     def frame_text(self, update: Any) -> str:
         # Only the cells the terminal does not show already are written (see screen_diff.py).
@@ -90,6 +164,7 @@ class RailgamesApp(compat.FrameFilter, App[int]):
     def on_mount(self) -> None:
         # Back from a suspend the terminal may show anything: the next frame is written whole.
         self.app_resume_signal.subscribe(self, lambda _: self._screen_diff.forget(), immediate=True)
+        self._catch_end_signals(True)
         self.call_after_refresh(gc.enable)  # see run_app
         self.call_after_refresh(css_cache.save)  # what this start parsed, for the next
         self.call_after_refresh(self._tidy_saves)
@@ -108,6 +183,8 @@ class RailgamesApp(compat.FrameFilter, App[int]):
             self._start_from_command_line(self.new_game)
 
     def on_unmount(self) -> None:
+        self._release_collector()
+        self._catch_end_signals(False)
         css_cache.save()  # the other screens' CSS too
         gc.unfreeze()  # nothing stays frozen once the app is over (tests run many in one process)
         if self.session is not None:

@@ -2,12 +2,15 @@
 
 Nothing here imports Textual, so the flow (apply, bots, undo, autosave) can be
 tested on its own. Every change goes through ``Game.apply`` or ``Game.undo``, and
-is on disk (when the table saves itself) before the screen shows it.
+is on disk (when the table saves itself) before the screen shows it, or, for a
+player's move made under ``save_after_showing``, as soon as the screen shows it
+and before anything else happens to the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +43,9 @@ class Session:
     seat = None  # no seat of its own: whoever is to move has the keyboard
     talk = None  # nobody at another terminal to talk with
     lesson: Any = None  # no tutorial's lesson (railgames/tables/coached.py has one)
+    # A move made under ``save_after_showing`` whose save is not written yet.
+    owes_save = False
+    _saves_held = False
 
     def __init__(self, game: Game, save_path: Path | None = None, autosave: bool = True,
                  read_only: bool = False, *, lock: SaveLock | None = None,
@@ -108,6 +114,10 @@ class Session:
         """Let go of the save (another window may open it for play)."""
         from railgames.app.saves import FOLDER_SYNCER
 
+        try:
+            self.pay_save()  # a move on the screen whose save was still to be written
+        except OSError:
+            pass  # (the game is closing: nobody is left to be told; the last save stands)
         FOLDER_SYNCER.wait()  # the last moves' renames are on the disk
         if self._lock is not None:
             self._lock.release()
@@ -286,6 +296,7 @@ class Session:
         """
         if self.read_only:
             raise SaveConflict(READ_ONLY)
+        self.owes_save = False  # whatever was owed is in this write
         if self._file is None:
             path = create_save(self.game.record, stem=self.new_stem)
             lock = SaveLock(path)
@@ -303,4 +314,31 @@ class Session:
 
     def save_if_auto(self) -> None:
         if self.autosave:
+            if self._saves_held:
+                self.owes_save = True
+                return
+            self.save()
+
+    @contextmanager
+    def save_after_showing(self) -> Iterator[None]:
+        """The saves that changes made inside would write are owed instead (``owes_save``),
+        for ``pay_save`` to write once the move is on the screen.
+
+        Writing a save (and flushing it to the disk) takes a good part of the time
+        between a player's key and the move on the screen. Whoever holds saves back must
+        pay them before anything else can happen to the game: the app pays after the
+        frame that shows the move, and again before it handles the next key, and
+        ``close`` and a hang-up of the terminal pay too (see app/main.py).
+        """
+        self._saves_held = True
+        try:
+            yield
+        finally:
+            self._saves_held = False
+
+    def pay_save(self) -> None:
+        """Write the save owed since ``save_after_showing``, if any (OSError if it fails:
+        it is then no longer owed, and the next save writes the move with the next)."""
+        if self.owes_save:
+            self.owes_save = False
             self.save()

@@ -1,4 +1,4 @@
-"""Saves in the app: written before a move shows, Continue's lists, delete and rename,
+"""Saves in the app: written once a move shows and before the next key, Continue's lists, delete and rename,
 and a game already open in another window."""
 
 from __future__ import annotations
@@ -31,29 +31,79 @@ def finished_and_live() -> tuple[Path, Path]:
     return done, live
 
 
-@run_async
-async def test_a_move_is_on_disk_before_it_is_shown(monkeypatch) -> None:
-    app = RailgamesApp(new_game={"game": "new-england", "players": [
+def new_game_app() -> RailgamesApp:
+    return RailgamesApp(new_game={"game": "new-england", "players": [
         PlayerSpec(name=n) for n in ("Ann", "Bob", "Cat")], "seed": 5}, bot_delay=0, handoff=False)
-    on_disk_when_shown: list[tuple[int, int]] = []
-    original = GameScreen.refresh_all
 
-    def refresh_all(screen: GameScreen) -> None:
-        game = screen.session.game
-        if screen.session.save_path is not None:
-            saved = len(load_record(screen.session.save_path).actions)
-            on_disk_when_shown.append((len(game.record.actions), saved))
-        original(screen)
 
-    monkeypatch.setattr(GameScreen, "refresh_all", refresh_all)
+def saved_actions(screen: GameScreen) -> int:
+    path = screen.session.save_path
+    assert path is not None
+    return len(load_record(path).actions)
+
+
+@run_async
+async def test_a_move_is_shown_then_on_disk_before_the_next_key_is_handled(monkeypatch) -> None:
+    # The frame that shows a move does not wait for the disk; the save is written once
+    # it is drawn, and in any case before the next key does anything.
+    app = new_game_app()
+    seen: list[tuple[str, int, int]] = []  # (when, moves made, moves on disk)
+    refresh_all, submit = GameScreen.refresh_all, GameScreen.submit
+
+    def shown(screen: GameScreen) -> None:
+        seen.append(("shown", len(screen.session.game.record.actions), saved_actions(screen)))
+        refresh_all(screen)
+
+    def submitted(screen: GameScreen, action: object) -> bool:
+        seen.append(("key", len(screen.session.game.record.actions), saved_actions(screen)))
+        return submit(screen, action)
+
+    monkeypatch.setattr(GameScreen, "refresh_all", shown)
+    monkeypatch.setattr(GameScreen, "submit", submitted)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        on_disk_when_shown.clear()
-        await pilot.press("enter")  # the first player takes no loan
+        seen.clear()
+        await pilot.press("enter", "enter")  # two players take no loan, keys in one burst
         await pilot.pause()
-        assert on_disk_when_shown, "the move was not shown"
-        played, saved = on_disk_when_shown[0]
-        assert played == 1 and saved == 1
+        assert seen[:4] == [("key", 0, 0), ("shown", 1, 0), ("key", 1, 1), ("shown", 2, 1)]
+        assert saved_actions(app.screen) == 2  # type: ignore[arg-type]
+
+
+@run_async
+async def test_a_move_whose_save_is_still_owed_is_written_when_the_app_closes(monkeypatch) -> None:
+    app = new_game_app()
+    monkeypatch.setattr(GameScreen, "pay_save", lambda screen: None)  # the frame never came
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.session.owes_save and saved_actions(screen) == 0  # type: ignore[attr-defined]
+        app.exit()
+    assert saved_actions(screen) == 1
+
+
+@run_async
+async def test_a_hang_up_writes_the_owed_save_then_ends_the_app_as_before(monkeypatch) -> None:
+    import signal
+
+    app = new_game_app()
+    monkeypatch.setattr(GameScreen, "pay_save", lambda screen: None)
+    ended: list[tuple[int, object]] = []
+    handlers: dict[int, object] = {}
+    monkeypatch.setattr(signal, "signal", lambda signum, handler: handlers.update({signum: handler}))
+    monkeypatch.setattr("os.kill", lambda pid, signum: ended.append((signum, handlers.get(signum))))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, GameScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert saved_actions(screen) == 0
+        app._on_end_signal(signal.SIGHUP)
+        assert saved_actions(screen) == 1
+        assert ended == [(signal.SIGHUP, signal.SIG_DFL)]  # the hang-up, as Python takes it
 
 
 @run_async

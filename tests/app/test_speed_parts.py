@@ -1220,3 +1220,26 @@ async def test_a_table_made_again_from_the_same_values_is_not_drawn_and_any_chan
                 assert panel._shown.renderable is changed
     finally:
         RenderOnce.lines = lines  # type: ignore[method-assign]
+
+
+# ------------------------------------------------------------------ the collector
+@run_async
+async def test_the_cycle_collector_waits_for_a_keys_frame_and_no_longer(monkeypatch) -> None:
+    import gc
+
+    monkeypatch.setattr(RailgamesApp, "GC_HOLD_LIMIT", 5.0)
+    app = RailgamesApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert gc.isenabled()
+        await pilot.press("down")
+        assert not gc.isenabled()  # the key's work is done without a collection
+        app.frame_written()  # (a headless app writes no frames: as a terminal's would)
+        assert gc.isenabled()
+        monkeypatch.setattr(RailgamesApp, "GC_HOLD_LIMIT", 0.05)
+        app._hold_collector()  # as a key does
+        assert not gc.isenabled()
+        await pilot.pause(0.3)  # no frame came: back on after the limit all the same
+        assert gc.isenabled()
+        await pilot.press("down")
+    assert gc.isenabled()  # and never left off by an app that ends

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -625,9 +626,12 @@ class GameScreen(SizeGuard, Screen[None]):
         prompt = self.session.prompt()
         if prompt is None or self.session.is_bot(prompt.seat):
             return False
+        # A table that saves itself writes the move once it is on the screen (the frame
+        # waits for no disk), and before the next key is handled (see RailgamesApp).
+        later = getattr(self.session, "save_after_showing", None)
         try:
-            # A table that saves itself has the move on disk before it is on the screen.
-            self.session.submit(action)
+            with later() if later is not None else nullcontext():
+                self.session.submit(action)
         except (IllegalAction, MalformedAction) as exc:
             self.refuse(exc.reason)
             self._suggest_lesson()  # a tutorial's move is highlighted again: Enter takes it
@@ -635,7 +639,18 @@ class GameScreen(SizeGuard, Screen[None]):
         except OSError as exc:  # the move stands; only its save failed
             self.app.notify(f"The game could not be saved: {exc}", severity="error")
         self.refresh_all()
+        if later is not None:
+            self.app.call_after_refresh(self.pay_save)
         return True
+
+    def pay_save(self) -> None:
+        """Write the save of a move already shown (see ``submit``), if it is still owed."""
+        if not getattr(self.session, "owes_save", False):
+            return
+        try:
+            self.session.pay_save()  # type: ignore[attr-defined]
+        except OSError as exc:  # the move stands; only its save failed
+            self.app.notify(f"The game could not be saved: {exc}", severity="error")
 
     def refuse(self, reason: str) -> None:
         text = reason[:1].upper() + reason[1:]
