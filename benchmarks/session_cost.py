@@ -44,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests"))
 
+import asyncssh  # noqa: E402
 from host_terminal import HostProcess  # noqa: E402
 
 USS_TARGET_MB = 16.0
@@ -135,6 +136,9 @@ async def client(port: int, password: str, data_dir: Path) -> None:
                 for at in range(0, len(groups), BATCH):
                     new = [Player(i, port, password, data_dir)
                            for group in groups[at:at + BATCH] for i in group]
+                    for p in new:  # each player's own key (a key holds one name)
+                        p.keys = [asyncssh.read_private_key(
+                            str(data_dir / "client" / f"id_{p.name}"))]
                     seated, errors = await seat_players(new, command["per_table"], retries=1)
                     players += seated
                     failed += len(errors)
@@ -213,8 +217,18 @@ class Clients:
 
 async def measure(base: int, top: int, seconds: float, clients_n: int, per_table: int,
                   data_dir: Path) -> dict[str, Any]:
-    host = HostProcess(data_dir, "--max-sessions", str(top + 5), "--per-ip", str(top + 5),
-                       "--bot-delay", "1.0").start()
+    # Players log in with a key: a name is claimed at its first login with no passphrase
+    # to choose (hashing 200 passphrases at once is not what is measured here).
+    folder = data_dir / "client"
+    folder.mkdir(parents=True)
+    authorized = folder / "authorized_keys"
+    with authorized.open("wb") as keys:
+        for i in range(top):
+            key = asyncssh.generate_private_key("ssh-ed25519")
+            (folder / f"id_p{i:02d}").write_bytes(key.export_private_key())
+            keys.write(key.export_public_key())
+    host = HostProcess(data_dir, "--authorized-keys", str(authorized), "--max-sessions",
+                       str(top + 5), "--per-ip", str(top + 5), "--bot-delay", "1.0").start()
     assert host.proc is not None
     clients = Clients(clients_n, host)
     steps: list[dict[str, Any]] = []

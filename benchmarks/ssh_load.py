@@ -165,15 +165,21 @@ class Player:
         self.missed = 0  # keys with no echo within 3 s
         self.lost = False
         self.place = ""
+        self.keys: list[Any] | None = None  # log in with these keys (a host with --authorized-keys)
 
     def anew(self) -> Player:
         """The same player in a new session."""
-        return Player(int(self.name[1:]), self.port, self.password, self.data_dir)
+        again = Player(int(self.name[1:]), self.port, self.password, self.data_dir)
+        again.keys = self.keys
+        return again
 
     async def sit_down(self, humans: int = 1, code: str | None = None) -> str:
         """Host a table (``code`` None) for ``humans`` people, or join table ``code``."""
         t = self.term
-        await t.open(self.port, self.name, self.password)
+        if self.keys is not None:
+            await t.open(self.port, self.name, None, client_keys=self.keys)
+        else:
+            await t.open(self.port, self.name, self.password)
         await t.wait_for("Host a table", 120)
         if code is None:
             t.press("g")  # from the player's tables to the games' list
