@@ -1,8 +1,9 @@
 """``railgames host``: an SSH server giving each session the app on its own PTY.
 
 One app process per session channel (a crash or a slow screen in one session
-never stalls another); the tables live in this process and the app processes
-reach them over a local socket (see ``tableserver``). Only an interactive
+never stalls another), forked from a warm process that has imported the app once
+(``warm``); the tables live in this process and the app processes reach them over
+a local socket (see ``tableserver``). Only an interactive
 session with a PTY is served: commands, subsystems and every kind of forwarding
 are refused. Limits count session channels, however many share a connection.
 """
