@@ -6,7 +6,8 @@ names, open descriptors, session, process group, parent, working folder and umas
 and what the module held before this app (``SEEN``: only this app's player, if nothing
 of one session reaches the next). Then each read of its terminal is answered with
 ``got N``; ``spawn`` starts a ``sleep`` in its process group (its pid answered);
-``quit`` says ``bye`` and ends with status 3.
+``quit`` says ``bye`` and ends with status 3. ``slow_main`` is the same app, in a
+warm process that takes three seconds to be ready (it waits as it imports this).
 """
 
 from __future__ import annotations
@@ -16,6 +17,17 @@ import os
 import subprocess
 
 SEEN: list[str] = []  # module state an app changes: the next app must not see it
+
+
+def __getattr__(name: str) -> object:
+    """``slow_main``: ``main``, looked up (by the warm process, before it is ready) after
+    three seconds."""
+    if name == "slow_main":
+        import time
+
+        time.sleep(3.0)
+        return main
+    raise AttributeError(name)
 
 
 def main() -> int:

@@ -959,17 +959,18 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             if warm is not None:
                 forking = asyncio.ensure_future(
                     warm.fork(env, slave, FLOOD_NICE if lowered else 0))
-                ending = asyncio.ensure_future(self._ending.wait())
-                # A session that ends while its app is being forked (the warm process may
-                # still be importing) ends now: its count is not held until the fork, and
-                # an app forked after all is ended by the forker (warm.py).
-                await asyncio.wait({forking, ending}, return_when=asyncio.FIRST_COMPLETED)
-                ending.cancel()
-                if not forking.done():
-                    forking.cancel()
-                    return False
+                if not warm.ready:
+                    # The warm process is still importing (the host has just started): a
+                    # session that ends meanwhile ends now, its count not held until the
+                    # fork; an app forked for it after all is ended by the forker.
+                    ending = asyncio.ensure_future(self._ending.wait())
+                    await asyncio.wait({forking, ending}, return_when=asyncio.FIRST_COMPLETED)
+                    ending.cancel()
+                    if not forking.done():
+                        forking.cancel()
+                        return False
                 with contextlib.suppress(WarmLost):  # (logged once, by the forker)
-                    self.proc = forking.result()
+                    self.proc = await forking
             if self.proc is None:
                 self.proc = await self._spawn(env, slave, lowered)
         except OSError as exc:

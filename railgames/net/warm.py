@@ -290,6 +290,7 @@ class WarmForker:
         self.restart_delay = RESTART_FIRST
         self.restart: asyncio.TimerHandle | None = None
         self.closing = False
+        self.ready = False  # it has said it is ready (its imports done)
 
     @property
     def pid(self) -> int | None:
@@ -313,6 +314,7 @@ class WarmForker:
         finally:
             theirs.close()
         ours.setblocking(False)
+        self.ready = False
         self.sock = ours
         self.started_at = time.monotonic()
         asyncio.get_running_loop().add_reader(ours.fileno(), self._read)
@@ -378,6 +380,7 @@ class WarmForker:
                 if ended is not None:
                     ended.ended(int(message["exit"]))
             elif message.get("ready"):
+                self.ready = True
                 self.restart_delay = RESTART_FIRST
 
     def lost(self, reason: str) -> None:
@@ -390,6 +393,7 @@ class WarmForker:
         sock.close()
         self.sock = None
         self.proc = None
+        self.ready = False
         if proc is not None:
             with contextlib.suppress(OSError):
                 proc.kill()
