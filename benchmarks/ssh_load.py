@@ -65,7 +65,8 @@ TARGET_P95 = 0.100  # seconds, at 20 sessions
 MIN_KEYS = 20  # timed keys a step needs before its p95 counts
 SHIFT_TAB = "\x1b[Z"
 CTRL_S = "\x13"
-CURSOR = re.compile(r"Cursor (\d+,\d+)")
+# The board's cursor line names the hex under it ("Cursor the Eiffel Tower: ...").
+CURSOR = re.compile(r"Cursor (\S[^│\n]*?)\s*│")
 
 
 def rss_of_tree(pid: int) -> tuple[int, int, int]:
@@ -164,15 +165,21 @@ class Player:
         self.missed = 0  # keys with no echo within 3 s
         self.lost = False
         self.place = ""
+        self.keys: list[Any] | None = None  # log in with these keys (a host with --authorized-keys)
 
     def anew(self) -> Player:
         """The same player in a new session."""
-        return Player(int(self.name[1:]), self.port, self.password, self.data_dir)
+        again = Player(int(self.name[1:]), self.port, self.password, self.data_dir)
+        again.keys = self.keys
+        return again
 
     async def sit_down(self, humans: int = 1, code: str | None = None) -> str:
         """Host a table (``code`` None) for ``humans`` people, or join table ``code``."""
         t = self.term
-        await t.open(self.port, self.name, self.password)
+        if self.keys is not None:
+            await t.open(self.port, self.name, None, client_keys=self.keys)
+        else:
+            await t.open(self.port, self.name, self.password)
         await t.wait_for("Host a table", 120)
         if code is None:
             t.press("g")  # from the player's tables to the games' list
@@ -201,10 +208,10 @@ class Player:
     async def ready(self) -> None:
         t = self.term
         await t.wait_for("Paris Connection · turn", 120)
-        found = await t.wait_for(r"Cursor (\d+,\d+)", 60)
+        found = await t.wait_for(CURSOR.pattern, 60)
         self.place = found.group(1)
         # The screen stays emulated: the app writes only the cells that change, so a
-        # cursor move may send "3" where the line now reads "Cursor 13,5".
+        # cursor move may send a few letters where the line now names another hex.
 
     def my_turn(self) -> bool:
         """Is this session's seat to move? (Read from the host's saved tables.)"""
@@ -216,6 +223,28 @@ class Player:
             return prompt is not None and prompt.seat == seats.index(self.name)
         return False
 
+    def cursor_line(self) -> str:
+        """The screen's line that names the cursor's place: only that line is read at each
+        change (reading the whole screen each time was most of what the measuring side
+        spent with many sessions)."""
+        screen = self.term.screen
+
+        def line(y: int) -> str:
+            row = screen.buffer[y]
+            return "".join(row[x].data for x in range(screen.columns))
+
+        row = getattr(self, "_cursor_row", None)
+        if row is not None:
+            text = line(row)
+            if "Cursor " in text:
+                return text
+        for y in range(screen.lines):
+            text = line(y)
+            if "Cursor " in text:
+                self._cursor_row = y
+                return text
+        return ""
+
     async def key_to_echo(self, key: str) -> float | None:
         """Seconds from the key to output naming the cursor's new place (None: none in 3 s)."""
         t = self.term
@@ -223,7 +252,7 @@ class Player:
         sent = time.perf_counter()
         t.press(key)
         while time.perf_counter() - sent < 3.0:
-            found = CURSOR.search(t.text())
+            found = CURSOR.search(self.cursor_line())
             if found and found.group(1) != self.place:
                 self.place = found.group(1)
                 return time.perf_counter() - sent

@@ -1,8 +1,9 @@
 """``railgames host``: an SSH server giving each session the app on its own PTY.
 
 One app process per session channel (a crash or a slow screen in one session
-never stalls another); the tables live in this process and the app processes
-reach them over a local socket (see ``tableserver``). Only an interactive
+never stalls another), forked from a warm process that has imported the app once
+(``warm``); the tables live in this process and the app processes reach them over
+a local socket (see ``tableserver``). Only an interactive
 session with a PTY is served: commands, subsystems and every kind of forwarding
 are refused. Limits count session channels, however many share a connection.
 """
@@ -51,6 +52,7 @@ from railgames.net.store import FileTableStore, TableStore
 from railgames.net.tableimport import import_table_files
 from railgames.net.tables import Login, event, name_problem
 from railgames.net.tableserver import TableServer
+from railgames.net.warm import SEAT_APP, ForkedApp, WarmForker, WarmLost, fresh_command
 
 log = logging.getLogger("railgames.host")
 
@@ -80,6 +82,10 @@ class HostConfig:
     bot_takeover: float | None = None
     unattended: bool = False  # bots move at a table with nobody there
     app_command: list[str] | None = None  # what runs on each PTY (default: the app)
+    # Without an app command, what each PTY's app is forked from the warm process to run
+    # ("module:function", see warm.py): the seat app, or a stand-in of a test's or a
+    # benchmark's.
+    warm_app: str = SEAT_APP
     # Run for each notification, its JSON on standard input (notify.py); None: none sent.
     notify_command: str | None = None
     # How a notification says to come back ({player}, {code}); default: the ssh command.
@@ -207,6 +213,11 @@ class Host:
         # the app's first output after it, one line per key, in this file.
         echo_log = os.environ.get("RAILGAMES_ECHO_LOG")
         self.echo_log = open(echo_log, "a", buffering=1) if echo_log else None  # noqa: SIM115
+        # The process each session's app is forked from, the app's modules imported once
+        # (warm.py); None with an app command of the operator's, which is started afresh.
+        self.warm: WarmForker | None = (
+            WarmForker(app_env(), event, config.warm_app) if config.app_command is None
+            else None)
 
     def note_echo(self, seconds: float) -> None:
         if self.echo_log is not None:
@@ -231,6 +242,8 @@ class Host:
         self.service.follow()  # hosts sharing a database: what the others change comes here
         self.tables.on_kick = self.kick
         await self.tables.start()
+        if self.warm is not None:  # importing while the rest starts
+            self.warm.start()
         # Where the table socket is, for 'railgames serve' beside this host.
         (cfg.data_dir / "host" / "socket-path").write_text(str(self.tables.socket_path))
         for table in self.service.tables.values():  # a bot whose turn it was goes on
@@ -238,6 +251,8 @@ class Host:
         try:
             self.server = await self._listen()
         except BaseException:
+            if self.warm is not None:
+                await self.warm.close()
             await self.tables.close()  # no socket left behind for 'railgames serve' to find
             (cfg.data_dir / "host" / "socket-path").unlink(missing_ok=True)
             raise
@@ -326,6 +341,8 @@ class Host:
         if self.server is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.server.wait_closed(), 2.0)
+        if self.warm is not None:
+            await self.warm.close()
         await self.tables.close()
         (self.config.data_dir / "host" / "socket-path").unlink(missing_ok=True)
         self.service.close()
@@ -781,7 +798,7 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.refusal: str | None = None
         self.output: bytes | None = None  # what a command ('export CODE') prints, then ends
         self.master: int | None = None
-        self.proc: asyncio.subprocess.Process | None = None
+        self.proc: asyncio.subprocess.Process | ForkedApp | None = None
         self.token: str | None = None
         self.last_input = time.monotonic()
         self._key_at: float | None = None  # when a key came in that the app has not answered
@@ -932,34 +949,33 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             _app_mode(slave)
             self.token = self.host.tables.issue_token(self.login)
             env = {
-                "TERM": self.term or "xterm-256color", "COLORTERM": "truecolor",
-                "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
-                "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-                "HOME": os.environ.get("HOME", "/"),
+                **app_env(), "TERM": self.term or "xterm-256color",
                 # Each player's own hot-seat saves: the Continue screen lists theirs only.
                 "RAILGAMES_DATA_DIR": str(player_dir(cfg.data_dir, self.login.name)),
                 "RAILGAMES_TABLES": str(self.host.tables.socket_path),
                 "RAILGAMES_TOKEN": self.token, "RAILGAMES_PLAYER": self.login.name,
             }
-            for name in ("RAILGAMES_BOT_DELAY", "PYTHONPATH", "VIRTUAL_ENV"):
-                if name in os.environ:
-                    env[name] = os.environ[name]
-            command = cfg.app_command or [sys.executable, "-m", "railgames.net.seat_app"]
-
             flooded = self.host.flooded.get(self.ip)
             lowered = flooded is not None and time.monotonic() - flooded < FLOOD_MEMORY
-
-            def controlling_tty() -> None:
-                os.setsid()
-                fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-                if lowered:
-                    os.nice(FLOOD_NICE)
-
             self._lowered = lowered
-
-            self.proc = await asyncio.create_subprocess_exec(
-                *command, stdin=slave, stdout=slave, stderr=slave, env=env,
-                preexec_fn=controlling_tty, close_fds=True)
+            warm = self.host.warm
+            if warm is not None:
+                forking = asyncio.ensure_future(
+                    warm.fork(env, slave, FLOOD_NICE if lowered else 0))
+                if not warm.ready:
+                    # The warm process is still importing (the host has just started): a
+                    # session that ends meanwhile ends now, its count not held until the
+                    # fork; an app forked for it after all is ended by the forker.
+                    ending = asyncio.ensure_future(self._ending.wait())
+                    await asyncio.wait({forking, ending}, return_when=asyncio.FIRST_COMPLETED)
+                    ending.cancel()
+                    if not forking.done():
+                        forking.cancel()
+                        return False
+                with contextlib.suppress(WarmLost):  # (logged once, by the forker)
+                    self.proc = await forking
+            if self.proc is None:
+                self.proc = await self._spawn(env, slave, lowered)
         except OSError as exc:
             event("session_error", user=self.login.name, error=str(exc))
             self.code = 1
@@ -968,12 +984,30 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         finally:
             os.close(slave)
         event("session_started", user=self.login.name, peer=self.login.peer, pid=self.proc.pid,
-              term=self.term, size=f"{self.size[0]}x{self.size[1]}")
+              term=self.term, size=f"{self.size[0]}x{self.size[1]}",
+              app="forked" if isinstance(self.proc, ForkedApp) else "started")
         if self.dropped:  # flooded before its game had started
             self._lower_priority()
         self._update_io()
         self._watch = asyncio.get_running_loop().create_task(self._idle_watch())
         return True
+
+    async def _spawn(self, env: dict[str, str], slave: int,
+                     lowered: bool) -> asyncio.subprocess.Process:
+        """The app as a fresh interpreter on the terminal (an operator's app command, or
+        while there is no warm process to fork it from)."""
+        cfg = self.host.config
+        command = cfg.app_command or fresh_command(cfg.warm_app)
+
+        def controlling_tty() -> None:
+            os.setsid()
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+            if lowered:
+                os.nice(FLOOD_NICE)
+
+        return await asyncio.create_subprocess_exec(
+            *command, stdin=slave, stdout=slave, stderr=slave, env=env,
+            preexec_fn=controlling_tty, close_fds=True)
 
     async def _until_end(self) -> None:
         assert self.proc is not None
@@ -1178,6 +1212,19 @@ class PtySession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             else:
                 loop.remove_writer(self.master)  # type: ignore[arg-type]
             self._writing = writing
+
+
+def app_env() -> dict[str, str]:
+    """The environment every app on a terminal shares (a session adds its own terminal
+    type, player, folder and token): the warm process imports with it, so what a module
+    reads as it is imported is what a fresh app would read."""
+    env = {"TERM": "xterm-256color", "COLORTERM": "truecolor", "LANG": "C.UTF-8",
+           "LC_ALL": "C.UTF-8", "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "HOME": os.environ.get("HOME", "/")}
+    for name in ("RAILGAMES_BOT_DELAY", "PYTHONPATH", "VIRTUAL_ENV"):
+        if name in os.environ:
+            env[name] = os.environ[name]
+    return env
 
 
 def _app_mode(fd: int) -> None:
