@@ -39,6 +39,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -47,14 +48,13 @@ BEFORE_FILE = HERE / "rules_instructions_before.json"
 VALGRIND = shutil.which("valgrind") or "/usr/bin/valgrind"
 TARGET_RATIO = 0.5
 
-# (label, game id, map id or None for the default); Railways of the World's default map
-# is the eastern United States, and Mexico is its other one.
+# (label, game id, map id or None for the default). Railways of the World's default map
+# is the eastern United States; its other one, Mexico, is for 2 or 3 players.
 CASES: list[tuple[str, str, str | None]] = [
     ("new-england", "new-england", None),
     ("paris-connection", "paris-connection", None),
     ("steel-driver", "steel-driver", None),
     ("railways-of-the-world", "railways-of-the-world", None),
-    ("railways-of-the-world/mexico", "railways-of-the-world", "rotw-mexico"),
     ("american-rails", "american-rails", None),
 ]
 
@@ -110,7 +110,10 @@ def p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
 
 
-def measure(labels: list[str] | None, seeds: list[int]) -> dict[str, dict[str, Any]]:
+def measure(labels: list[str] | None, seeds: list[int],
+            each: Callable[[dict[str, dict[str, Any]]], None] | None = None) -> dict[str, dict[str, Any]]:
+    """The figures of each game named (all when None); ``each`` is given them so far
+    after each game."""
     figures: dict[str, dict[str, Any]] = {}
     for label, game_id, map_id in CASES:
         if labels and label not in labels and game_id not in labels:
@@ -122,6 +125,8 @@ def measure(labels: list[str] | None, seeds: list[int]) -> dict[str, dict[str, A
                           "max_m": max(millions)}
         print(f"  {label}: {triple(figures[label])} M instructions  (actions {actions})",
               file=sys.stderr, flush=True)
+        if each is not None:
+            each(figures)
     return figures
 
 
@@ -187,13 +192,15 @@ def main() -> None:
     seeds = seeds_for(args.quick, args.seeds)
     import railgames
     print(f"measuring {Path(railgames.__file__).parent.parent}", file=sys.stderr)
-    figures = measure(args.game, seeds)
     if args.save_before:
-        old = load_before()
-        old.update(figures)
-        BEFORE_FILE.write_text(json.dumps({"games": old}, indent=1) + "\n")
+        def save(figures: dict[str, dict[str, Any]]) -> None:
+            old = load_before()
+            old.update(figures)
+            BEFORE_FILE.write_text(json.dumps({"games": old}, indent=1) + "\n")
+        measure(args.game, seeds, save)
         print(f"wrote {BEFORE_FILE}", file=sys.stderr)
         return
+    figures = measure(args.game, seeds)
     before = load_before()
     if not args.quick:
         rows = rows_for(figures, before)

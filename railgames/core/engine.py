@@ -199,6 +199,18 @@ class Choices(Sequence[Any]):
         return (list, (self.as_list(),))
 
 
+class _Made(dict[tuple[Any, ...], Any]):
+    """The actions ``Ruleset.made`` keeps: worked out again at need, so pickled rules
+    leave them behind."""
+
+    def __reduce__(self) -> tuple[type[_Made], tuple[()]]:
+        return (_Made, ())
+
+
+A = TypeVar("A", bound=Action)
+# The most actions ``Ruleset.made`` keeps (past that it starts afresh).
+MADE_KEPT = 10_000
+
 # The most values of an amount ``Ruleset.legal_actions`` lists.
 LEGAL_AMOUNTS = 1000
 
@@ -345,6 +357,21 @@ class Ruleset(ABC, Generic[S]):
 
     def __init__(self, game_map: BaseMap) -> None:
         self.map = game_map
+        self._made = _Made()
+
+    def made(self, cls: type[A], **fields: Any) -> A:
+        """``cls(**fields)``, made once for each class and values: the few actions a
+        prompt lists again on every step (pass, end, one per company), checked as they
+        are made and then shared (actions are frozen). One class is always given its
+        fields in the same order. At most ``MADE_KEPT`` are kept."""
+        key = (cls, *fields.values())
+        made = self._made
+        action = made.get(key)
+        if action is None:
+            if len(made) >= MADE_KEPT:
+                made.clear()
+            action = made[key] = cls(**fields)
+        return action
 
     def edition_of(self, record: GameRecord) -> int:
         """The edition of these rules ``record`` is played under (the current one if it names none)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 from railgames.core.engine import Ruleset
 from railgames.core.errors import IllegalAction, MalformedAction
@@ -82,9 +82,6 @@ def article(word: str) -> str:
     """'an American', 'a National'."""
     return f"{'an' if word[:1] in 'AEIOU' else 'a'} {word}"
 
-T = TypeVar("T")
-MADE_KEPT = 10_000  # actions kept by ``AmericanRailsBase.made``; past that it starts afresh
-
 
 class AmericanRailsBase(Ruleset[ARState]):
     """The map, the names and the board's shared questions; the phases' listings the
@@ -103,19 +100,6 @@ class AmericanRailsBase(Ruleset[ARState]):
         self._city_hex = m.city_hex
         self._offset = {h: m.offset_of(h) for h in m.terrain}
         self._place = {h: place_name(m, h) for h in m.terrain}
-        self._made: dict[tuple[Any, ...], Any] = {}
-
-    def made(self, cls: type[T], **fields: Any) -> T:
-        """``cls(**fields)``, made once for each class and values (the actions a prompt
-        lists: the same few on every step; actions are frozen, so prompts share them).
-        The fields are always given in the same order for one class."""
-        key = (cls, *fields.values())
-        action = self._made.get(key)
-        if action is None:
-            if len(self._made) >= MADE_KEPT:
-                self._made.clear()
-            action = self._made[key] = cls(**fields)
-        return action  # type: ignore[no-any-return]
 
     # ------------------------------------------------------------ names
     def company_name(self, company: str) -> str:
