@@ -594,18 +594,18 @@ def _record_form(action: Any) -> dict[str, Any]:
 
 _AMOUNT_FIELDS = ("type", "seat", "amount")
 # (the rules' action adapter, an amount's action type) -> the adapter, and the action
-# class the type reads as with the least amount it allows, where that class has just the
-# fields of an amount (type, seat, amount), written as they are, and no other limit on
-# them; else None.
-_AMOUNT_CLASSES: dict[tuple[int, str], tuple[Any, tuple[type, int] | None]] = {}
+# class the type reads as, the least amount it allows and the store of those made by
+# ``amount_action``, where that class has just the fields of an amount (type, seat,
+# amount), written as they are, and no other limit on them; else None.
+_AMOUNT_CLASSES: dict[tuple[int, str], tuple[Any, tuple[type, int, Interned] | None]] = {}
 
 
-def _amount_class(ruleset: Ruleset[Any], action_type: str) -> tuple[type, int] | None:
+def _amount_class(ruleset: Ruleset[Any], action_type: str) -> tuple[type, int, Interned] | None:
     adapter = ruleset.action_adapter
     known = _AMOUNT_CLASSES.get((id(adapter), action_type))
     if known is not None and known[0] is adapter:
         return known[1]
-    found: tuple[type, int] | None = None
+    found: tuple[type, int, Interned] | None = None
     try:
         cls = type(adapter.validate_python({"type": action_type, "seat": 0, "amount": 1}))
     except ValidationError:
@@ -614,7 +614,7 @@ def _amount_class(ruleset: Ruleset[Any], action_type: str) -> tuple[type, int] |
             and _plain_fields(cls) == _AMOUNT_FIELDS:
         limits = cls.model_fields["amount"].metadata
         if len(limits) == 1 and type(limits[0]) is Ge and type(limits[0].ge) is int:
-            found = (cls, limits[0].ge)
+            found = (cls, limits[0].ge, Interned(cls))
     _AMOUNT_CLASSES[(id(adapter), action_type)] = (adapter, found)
     return found
 
@@ -627,7 +627,7 @@ def amount_action(ruleset: Ruleset[Any], action_type: str, seat: int, value: int
     known = _amount_class(ruleset, action_type)
     if known is not None and type(value) is int and type(seat) is int and seat >= 0 \
             and value >= known[1]:
-        return known[0].trusted(type=action_type, seat=seat, amount=value)  # type: ignore[attr-defined]
+        return known[2].make(seat, value)
     return ruleset.action_adapter.validate_python(
         {"type": action_type, "seat": seat, "amount": value})
 
@@ -763,15 +763,15 @@ class Game:
 
     def _in_amount(self, raw: Any) -> dict[str, Any] | None:
         """The record's form of ``raw`` when it is the action of the amount of the prompt
-        last given for this very state, for the seat to move, with a value in its range
-        and no other field (so legal as it stands: see ``AmountInput``); else None, and
-        it is parsed and checked in full."""
+        last given for this very state, made by ``amount_action`` (the object itself, as
+        a listed choice is), for the seat to move, with a value in its range (so legal as
+        it stands: see ``AmountInput``); else None, and it is parsed and checked in full."""
         asked = self._amount
         if asked is None or asked[0] is not self.state or asked[1] != len(self.record.actions):
             return None
         amount = asked[3]
         known = _amount_class(self.ruleset, amount.action_type)
-        if known is None or type(raw) is not known[0]:
+        if known is None or type(raw) is not known[0] or not known[2].made(raw):
             return None
         fields = raw.__dict__
         if tuple(fields) != _AMOUNT_FIELDS or fields["type"] != amount.action_type:
