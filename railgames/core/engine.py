@@ -13,7 +13,7 @@ import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
 from annotated_types import Ge
@@ -33,7 +33,6 @@ from railgames.core.rng import Chance
 
 _REQUIRED = object()
 _TRUSTED_FIELDS: dict[type, tuple[tuple[str, ...], tuple[Any, ...]] | None] = {}
-_set = object.__setattr__
 
 
 class Action(BaseModel):
@@ -278,7 +277,10 @@ class OpenAmount(AmountInput):
         return range(self.min, top + 1, self.step)
 
 
-@dataclass(frozen=True, kw_only=True)
+_NO_CHOICES: Any = object()
+
+
+@dataclass(frozen=True, kw_only=True, init=False)
 class Prompt:
     """What the rules ask of the seat to move, and every legal answer.
 
@@ -297,9 +299,20 @@ class Prompt:
     amount: AmountInput | None = None
     help: str = ""
 
-    def __post_init__(self) -> None:
-        if type(self.choices) is not list and not isinstance(self.choices, Choices):
-            _set(self, "choices", list(self.choices))
+    # The dataclass's own ``__init__`` sets each field through ``object.__setattr__``
+    # (it is frozen); this one fills them in at once: the rules make a prompt on every step.
+    def __init__(self, *, seat: int, step: str, text: str, choices: Any = _NO_CHOICES,
+                 amount: AmountInput | None = None, help: str = "") -> None:
+        if choices is _NO_CHOICES:
+            choices = []
+        elif type(choices) is not list and not isinstance(choices, Choices):
+            choices = list(choices)
+        self.__dict__.update(seat=seat, step=step, text=text, choices=choices, amount=amount,
+                             help=help)
+
+
+_PROMPT_FIELDS = ("seat", "step", "text", "choices", "amount", "help")
+assert tuple(f.name for f in fields(Prompt)) == _PROMPT_FIELDS, "Prompt.__init__ sets every field"
 
 
 @dataclass(frozen=True, kw_only=True)
