@@ -14,6 +14,7 @@ from conftest import (
 )
 from support import assert_refused
 
+from railgames.core.engine import amount_action
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.games.new_england.actions import Bid, Borrow, PassBid, PassShip, Ship
 from railgames.games.new_england.state import Step
@@ -49,6 +50,25 @@ def test_a_bid_above_cash_is_refused(auction):
     seat = prompt_seat(auction)
     auction.state.railways[seat].cash = 6
     assert_refused(auction, Bid(seat=seat, amount=7), IllegalAction, "has $6; a bid of $7 needs $1 more")
+
+
+def test_a_bid_is_taken_unchecked_only_within_the_prompt_it_answers(auction):
+    """A bid ``amount_action`` made for the prompt just given is applied as a listed
+    choice is (written to the record as pydantic writes it); one past the amount's
+    range, or the same bid once the game has moved on, is checked in full."""
+    prompt = auction.prompt()
+    assert prompt is not None and prompt.amount is not None
+    seat = prompt.seat
+    top = amount_action(auction.ruleset, "bid", seat, prompt.amount.max + 1)
+    assert_refused(auction, top, IllegalAction, "a bid of")
+    prompt = auction.prompt()
+    assert prompt is not None and prompt.amount is not None
+    bid = amount_action(auction.ruleset, "bid", seat, prompt.amount.min)
+    assert bid == Bid(seat=seat, amount=prompt.amount.min)
+    auction.apply(bid)
+    assert auction.record.actions[-1] == bid.model_dump(mode="json")
+    auction.prompt()
+    assert_refused(auction, bid, IllegalAction, turn_reason(auction, seat))
 
 
 def test_a_bid_not_above_the_high_bid_is_refused(auction):

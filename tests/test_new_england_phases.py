@@ -12,7 +12,7 @@ import pytest
 from conftest import give_links, make_ruleset, set_cubes, set_step, start_game, to_auction
 
 from railgames.core.errors import IllegalAction
-from railgames.games.new_england.actions import NewEnglandAction, Ship
+from railgames.games.new_england.actions import NewEnglandAction, PassShip, Ship
 from railgames.games.new_england.state import Step
 from tests.test_imports import import_graph
 
@@ -95,6 +95,20 @@ def test_a_shipment_is_accepted_exactly_when_it_is_listed(ruleset, seed):
                 accepted += 1
                 assert (colour, tuple(path)) in listed, path
     assert tried > accepted > 0
+
+
+def test_a_shipping_prompt_reads_as_the_list_of_shipments_and_the_pass(ruleset):
+    """Its choices, made only as far as they are read, are every shipment then the pass:
+    in length, one by one, whole, and in whether a given action is one of them."""
+    game, _ = shipping_layout(ruleset, 0)  # 64 shipments from 27 cities and colours
+    prompt = game.prompt()
+    whole = [*ruleset.shipments(game.state, prompt.seat), ruleset.listed(PassShip, prompt.seat)]
+    choices = prompt.choices
+    assert len(whole) > 2 and len(choices) == len(whole)
+    assert [choices[i] for i in range(len(whole))] == whole and choices[-1] is whole[-1]
+    assert all(choices.holds(c) for c in whole)
+    assert not choices.holds(Ship(seat=prompt.seat, colour=whole[0].colour, path=whole[0].path))
+    assert list(choices) == whole and choices == whole
 
 
 def test_pickled_rules_leave_the_checked_paths_behind():

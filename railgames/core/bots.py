@@ -12,7 +12,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from railgames.core.engine import Prompt, Ruleset
+from railgames.core.engine import Prompt, Ruleset, amount_action
 
 
 class Bot(Protocol):
@@ -25,6 +25,7 @@ class RandomBot:
     """Picks uniformly among the legal choices; a number range counts as one choice."""
 
     kind = "random"
+    reads_view = False  # only the prompt: callers may pass None for the view
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
@@ -43,9 +44,7 @@ class RandomBot:
         if pick is amount:
             assert amount is not None
             value = amount.values()[self.rng.randrange(amount.count)]
-            return ruleset.action_adapter.validate_python(
-                {"type": amount.action_type, "seat": prompt.seat, "amount": value}
-            )
+            return amount_action(ruleset, amount.action_type, prompt.seat, value)
         return pick
 
 

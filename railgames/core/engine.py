@@ -13,9 +13,10 @@ import copy
 import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Generic, TypeVar
 
+from annotated_types import Ge
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from railgames.compat import custom_serializers, model_without_validation, plain_model
@@ -33,7 +34,6 @@ from railgames.core.rng import Chance
 
 _REQUIRED = object()
 _TRUSTED_FIELDS: dict[type, tuple[tuple[str, ...], tuple[Any, ...]] | None] = {}
-_set = object.__setattr__
 
 
 class Action(BaseModel):
@@ -199,6 +199,18 @@ class Choices(Sequence[Any]):
         return (list, (self.as_list(),))
 
 
+class _Made(dict[tuple[Any, ...], Any]):
+    """The actions ``Ruleset.made`` keeps: worked out again at need, so pickled rules
+    leave them behind."""
+
+    def __reduce__(self) -> tuple[type[_Made], tuple[()]]:
+        return (_Made, ())
+
+
+A = TypeVar("A", bound=Action)
+# The most actions ``Ruleset.made`` keeps (past that it starts afresh).
+MADE_KEPT = 10_000
+
 # The most values of an amount ``Ruleset.legal_actions`` lists.
 LEGAL_AMOUNTS = 1000
 
@@ -266,7 +278,10 @@ class OpenAmount(AmountInput):
         return range(self.min, top + 1, self.step)
 
 
-@dataclass(frozen=True, kw_only=True)
+_NO_CHOICES: Any = object()
+
+
+@dataclass(frozen=True, kw_only=True, init=False)
 class Prompt:
     """What the rules ask of the seat to move, and every legal answer.
 
@@ -285,9 +300,20 @@ class Prompt:
     amount: AmountInput | None = None
     help: str = ""
 
-    def __post_init__(self) -> None:
-        if type(self.choices) is not list and not isinstance(self.choices, Choices):
-            _set(self, "choices", list(self.choices))
+    # The dataclass's own ``__init__`` sets each field through ``object.__setattr__``
+    # (it is frozen); this one fills them in at once: the rules make a prompt on every step.
+    def __init__(self, *, seat: int, step: str, text: str, choices: Any = _NO_CHOICES,
+                 amount: AmountInput | None = None, help: str = "") -> None:
+        if choices is _NO_CHOICES:
+            choices = []
+        elif type(choices) is not list and not isinstance(choices, Choices):
+            choices = list(choices)
+        self.__dict__.update(seat=seat, step=step, text=text, choices=choices, amount=amount,
+                             help=help)
+
+
+_PROMPT_FIELDS = ("seat", "step", "text", "choices", "amount", "help")
+assert tuple(f.name for f in fields(Prompt)) == _PROMPT_FIELDS, "Prompt.__init__ sets every field"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -346,6 +372,21 @@ class Ruleset(ABC, Generic[S]):
 
     def __init__(self, game_map: BaseMap) -> None:
         self.map = game_map
+        self._made = _Made()
+
+    def made(self, cls: type[A], **fields: Any) -> A:
+        """``cls(**fields)``, made once for each class and values: the few actions a
+        prompt lists again on every step (pass, end, one per company), checked as they
+        are made and then shared (actions are frozen). One class is always given its
+        fields in the same order. At most ``MADE_KEPT`` are kept."""
+        key = (cls, *fields.values())
+        made = self._made
+        action = made.get(key)
+        if action is None:
+            if len(made) >= MADE_KEPT:
+                made.clear()
+            action = made[key] = cls(**fields)
+        return action
 
     def edition_of(self, record: GameRecord) -> int:
         """The edition of these rules ``record`` is played under (the current one if it names none)."""
@@ -434,11 +475,9 @@ class Ruleset(ABC, Generic[S]):
             return []
         actions = list(prompt.choices)
         if prompt.amount is not None:
-            make = self.action_adapter.validate_python
-            actions.extend(
-                make({"type": prompt.amount.action_type, "seat": prompt.seat, "amount": v})
-                for v in prompt.amount.sample(LEGAL_AMOUNTS)
-            )
+            kind, seat = prompt.amount.action_type, prompt.seat
+            actions.extend(amount_action(self, kind, seat, v)
+                           for v in prompt.amount.sample(LEGAL_AMOUNTS))
         return actions
 
     def parse_action(self, raw: Mapping[str, Any] | Action, *, recorded: bool = False) -> Any:
@@ -575,6 +614,46 @@ def _record_form(action: Any) -> dict[str, Any]:
     return form.copy()
 
 
+_AMOUNT_FIELDS = ("type", "seat", "amount")
+# (the rules' action adapter, an amount's action type) -> the adapter, and the action
+# class the type reads as, the least amount it allows and the store of those made by
+# ``amount_action``, where that class has just the fields of an amount (type, seat,
+# amount), written as they are, and no other limit on them; else None.
+_AMOUNT_CLASSES: dict[tuple[int, str], tuple[Any, tuple[type, int, Interned] | None]] = {}
+
+
+def _amount_class(ruleset: Ruleset[Any], action_type: str) -> tuple[type, int, Interned] | None:
+    adapter = ruleset.action_adapter
+    known = _AMOUNT_CLASSES.get((id(adapter), action_type))
+    if known is not None and known[0] is adapter:
+        return known[1]
+    found: tuple[type, int, Interned] | None = None
+    try:
+        cls = type(adapter.validate_python({"type": action_type, "seat": 0, "amount": 1}))
+    except ValidationError:
+        cls = None
+    if cls is not None and tuple(cls.model_fields) == _AMOUNT_FIELDS \
+            and _plain_fields(cls) == _AMOUNT_FIELDS:
+        limits = cls.model_fields["amount"].metadata
+        if len(limits) == 1 and type(limits[0]) is Ge and type(limits[0].ge) is int:
+            found = (cls, limits[0].ge, Interned(cls))
+    _AMOUNT_CLASSES[(id(adapter), action_type)] = (adapter, found)
+    return found
+
+
+def amount_action(ruleset: Ruleset[Any], action_type: str, seat: int, value: int) -> Any:
+    """The action of an amount (``{"type": action_type, "seat": seat, "amount": value}``
+    as ``ruleset.action_adapter.validate_python`` reads it), made without checking it
+    again where its class has just those fields and ``value`` is an int within its limit:
+    bots and searches make one at every bid."""
+    known = _amount_class(ruleset, action_type)
+    if known is not None and type(value) is int and type(seat) is int and seat >= 0 \
+            and value >= known[1]:
+        return known[2].make(seat, value)
+    return ruleset.action_adapter.validate_python(
+        {"type": action_type, "seat": seat, "amount": value})
+
+
 class Game:
     """A game in progress: its record, its state, and its rules."""
 
@@ -586,6 +665,9 @@ class Game:
         # While neither has moved on, one of those choices (the very object the rules
         # made) is legal as it stands, so applying it skips checking it again.
         self._prompted: tuple[Any, int, int, tuple[Any, ...] | Choices] | None = None
+        # The last prompt's amount, likewise: (the state, the record's length, the seat,
+        # the amount). Any value in its range is legal as it stands (see ``AmountInput``).
+        self._amount: tuple[Any, int, int, AmountInput] | None = None
 
     # --- creation
     @classmethod
@@ -673,8 +755,10 @@ class Game:
     def prompt(self) -> Prompt | None:
         prompt = self.ruleset.prompt(self.state)
         if prompt is None:
-            self._prompted = None
+            self._prompted = self._amount = None
             return None
+        self._amount = None if prompt.amount is None else (
+            self.state, len(self.record.actions), prompt.seat, prompt.amount)
         choices = prompt.choices
         if type(choices) is not list and isinstance(choices, Choices):  # never changes: kept
             self._prompted = (self.state, len(self.record.actions), prompt.seat, choices)
@@ -698,6 +782,28 @@ class Game:
                     return bool(raw.seat == prompted[2])
             return False
         return choices.holds(raw) and bool(raw.seat == prompted[2])  # type: ignore[union-attr]
+
+    def _in_amount(self, raw: Any) -> dict[str, Any] | None:
+        """The record's form of ``raw`` when it is the action of the amount of the prompt
+        last given for this very state, made by ``amount_action`` (the object itself, as
+        a listed choice is), for the seat to move, with a value in its range (so legal as
+        it stands: see ``AmountInput``); else None, and it is parsed and checked in full."""
+        asked = self._amount
+        if asked is None or asked[0] is not self.state or asked[1] != len(self.record.actions):
+            return None
+        amount = asked[3]
+        known = _amount_class(self.ruleset, amount.action_type)
+        if known is None or type(raw) is not known[0] or not known[2].made(raw):
+            return None
+        fields = raw.__dict__
+        if tuple(fields) != _AMOUNT_FIELDS or fields["type"] != amount.action_type:
+            return None
+        seat, value = fields["seat"], fields["amount"]
+        if type(seat) is not int or seat != asked[2] or type(value) is not int \
+                or not max(amount.min, known[1]) <= value <= amount.max \
+                or (value - amount.min) % amount.step:
+            return None
+        return {"type": amount.action_type, "seat": seat, "amount": value}
 
     def legal_actions(self) -> list[Any]:
         return self.ruleset.legal_actions(self.state)
@@ -752,8 +858,12 @@ class Game:
         if listed:
             action: Any = raw
         else:
-            action, form = self._checked(raw, recorded)
-        self._prompted = None
+            amount_form = self._in_amount(raw)
+            if amount_form is not None:
+                action, form = raw, amount_form
+            else:
+                action, form = self._checked(raw, recorded)
+        self._prompted = self._amount = None
         log = self.ruleset.log_of(self.state)
         start = len(log)
         self.ruleset.execute(self.state, action, EventLog(log, len(self.record.actions)))

@@ -36,7 +36,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from railgames.core.engine import AmountInput, Prompt, Ruleset
+from railgames.core.engine import AmountInput, Prompt, Ruleset, amount_action
 from railgames.core.events import EventLog
 from railgames.core.rng import Chance
 
@@ -158,9 +158,8 @@ class SearchHooks:
 
     def amount_actions(self, prompt: Prompt, values: Sequence[int]) -> list[Any]:
         assert prompt.amount is not None
-        make = self.rules.action_adapter.validate_python
-        return [make({"type": prompt.amount.action_type, "seat": prompt.seat, "amount": v})
-                for v in values]
+        kind, seat = prompt.amount.action_type, prompt.seat
+        return [amount_action(self.rules, kind, seat, v) for v in values]
 
     # --- the playout
     def playout_prompt(self, state: Any) -> Prompt | None:

@@ -33,7 +33,11 @@ def step_bot(game: Game, bots: Sequence[Bot]) -> Any:
     """Let the bot in the seat to move choose and apply one action."""
     prompt = game.prompt()
     assert prompt is not None
-    action = bots[prompt.seat].choose(game.ruleset, game.view(prompt.seat), prompt)
+    bot = bots[prompt.seat]
+    # A bot that never reads the seat's view (the random one) is not given one: a view
+    # copies what the seat may see, at a cost near that of the rest of a step.
+    view = game.view(prompt.seat) if getattr(bot, "reads_view", True) else None
+    action = bot.choose(game.ruleset, view, prompt)
     game.apply(action)
     return action
 

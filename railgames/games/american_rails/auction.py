@@ -88,7 +88,7 @@ class AuctionPhase(Phase[AmericanRailsBase, ARState]):
         name = rules._name(state, seat)
         money = state.players[seat].money
         if step is Step.OFFER:
-            choices: list[Any] = [OfferShare(seat=seat, company=c) for c in self.offerable(state)]
+            choices: list[Any] = [rules.made(OfferShare, seat=seat, company=c) for c in self.offerable(state)]
             if state.prep:
                 return Prompt(
                     seat=seat, step="Preparation round",
@@ -96,7 +96,7 @@ class AuctionPhase(Phase[AmericanRailsBase, ARState]):
                     choices=choices,
                     help="You then bid first ($10 or more) or pass. The winner pays the company, "
                          "starts it on an empty city and picks the next company.")
-            choices.append(EndAction(seat=seat))
+            choices.append(rules.made(EndAction, seat=seat))
             return Prompt(seat=seat, step="Auction a share",
                           text=f"{name} (${money}): choose a company's share to auction, or none",
                           choices=choices,
@@ -113,7 +113,7 @@ class AuctionPhase(Phase[AmericanRailsBase, ARState]):
             return Prompt(
                 seat=a.to_act, step="Auction",
                 text=f"{bidder.name} (${bidder.money}): {article(company)} share is up ({high}); bid or pass",
-                choices=[PassBid(seat=a.to_act)],
+                choices=[rules.made(PassBid, seat=a.to_act)],
                 amount=AmountInput(action_type="bid", label="Bid", min=low, max=bidder.money,
                                    default=low),
                 help="Bid more than the high bid (the first bid $10 or more), or pass: a player "
@@ -124,7 +124,7 @@ class AuctionPhase(Phase[AmericanRailsBase, ARState]):
             seat=seat, step="Place the first cube",
             text=f"{name}: place the {rules.company_name(company)} company's first cube on an "
                  "empty city",
-            choices=[PlaceStart(seat=seat, city=c) for c in rules.empty_cities(state)],
+            choices=[rules.made(PlaceStart, seat=seat, city=c) for c in rules.empty_cities(state)],
             help="The company's income starts at that city's full value.")
 
     # ------------------------------------------------------------ checks

@@ -73,19 +73,31 @@ class ExpandPhase(Phase[AmericanRailsBase, ARState]):
         """Every cube ``seat`` may place now (``first_only``: the first found, if any)."""
         out: list[Any] = []
         make = self._listed_place_cube
-        links = self.rules._links
-        offset = self.rules._offset
+        rules = self.rules
+        links = rules._links
+        offset = rules._offset
+        terrain = rules._terrain
+        hexes = state.hexes
+        cost_of = rules.cube_cost
         for cid in self.expandable_companies(state, seat):
             c = state.companies[cid]
             frontier: dict[Hex, None] = {}
             for h in c.hexes:
                 for n in links[h]:
                     frontier.setdefault(n)
+            # ``placement_refusal`` without wording a refusal: each hex of the frontier is
+            # next to a cube of the company (neighbours are mutual) and the company has
+            # cubes in supply (``expandable_companies``), so the rest is asked here.
+            treasury = c.treasury
             for h in frontier:
-                if self.placement_refusal(state, cid, h) is None:
-                    out.append(make(seat, cid, offset[h]))
-                    if first_only:
-                        return out
+                here = hexes.get(h, ())
+                if here and (cid in here or terrain[h] in SINGLE_CUBE_TERRAINS):
+                    continue
+                if cost_of(state, h) > treasury:
+                    continue
+                out.append(make(seat, cid, offset[h]))
+                if first_only:
+                    return out
         return out
 
     # ------------------------------------------------------------ the phase
@@ -97,7 +109,7 @@ class ExpandPhase(Phase[AmericanRailsBase, ARState]):
         return Prompt(
             seat=seat, step=f"Expand {total}",
             text=f"{name}: place cube {placed + 1} of up to {total}, or stop",
-            choices=self.legal_placements(state, seat) + [EndAction(seat=seat)],
+            choices=[*self.legal_placements(state, seat), self.rules.made(EndAction, seat=seat)],
             help="A cube of a company you hold a share of goes next to a cube of its own colour; "
                  "the company's treasury pays. Cities $2 +$2 per cube or marker there, plains "
                  "$2 +$2 per cube, forest $3, mountain $5.")

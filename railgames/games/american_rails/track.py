@@ -116,30 +116,31 @@ class TrackPhase(Phase[AmericanRailsBase, ARState]):
             return Prompt(
                 seat=seat, step=f"{state.year}, action phase {column}",
                 text=f"{name} (${money}): move your marker to a free space of column {column}",
-                choices=[TakeSpace(seat=seat, space=s) for s in self.free_spaces(state)],
+                choices=[rules.made(TakeSpace, seat=seat, space=s) for s in self.free_spaces(state)],
                 help="A space taken by another marker is blocked for this column. You may leave "
                      "the action undone once there; the order of markers down this column "
                      "decides who chooses first next.")
-        end = EndAction(seat=seat)
+        end = rules.made(EndAction, seat=seat)
         if step is Step.DEVELOP:
             return Prompt(
                 seat=seat, step="Develop",
                 text=f"{name}: put a development marker on a city with track "
                      f"({state.dev_supply} left), or none",
-                choices=[Develop(seat=seat, city=c) for c in self.developable(state)] + [end],
+                choices=[rules.made(Develop, seat=seat, city=c) for c in self.developable(state)] + [end],
                 help="A developed city is worth $2 more to a company alone there, $1 more to each "
                      "company sharing it.")
         if step is Step.FUND:
             return Prompt(
                 seat=seat, step="Fund $5",
                 text=f"{name}: $5 from the bank into a company's treasury, or none",
-                choices=[Fund(seat=seat, company=c.id) for c in state.company_list()] + [end],
+                choices=[rules.made(Fund, seat=seat, company=c.id) for c in state.company_list()] + [end],
                 help="Track is paid only from a company's treasury.")
         # TAKE
         expand_two = self.expand_two_refusal(state) is None
-        take: list[Any] = [TakeTwo(seat=seat, source="bank"), TakeTwo(seat=seat, source="players")]
+        take: list[Any] = [rules.made(TakeTwo, seat=seat, source="bank"),
+                           rules.made(TakeTwo, seat=seat, source="players")]
         if expand_two:
-            take.append(ExpandTwo(seat=seat))
+            take.append(rules.made(ExpandTwo, seat=seat))
         return Prompt(
             seat=seat, step="Take $2",
             text=f"{name}: take $2 from the bank, or make each other player pay $2 to the bank"

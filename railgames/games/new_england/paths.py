@@ -13,7 +13,7 @@ indexes, kept out of the rules so the phases read as the rulebook does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from itertools import compress
 from typing import Any, ClassVar
 
@@ -187,6 +187,14 @@ class ShippingPaths:
     def shipments(self, state: NEState, seat: int) -> list[Ship]:
         """Every shipment ``seat`` may make, city by city, colour by colour, path by path."""
         out: list[Ship] = []
+        for ships in self.shipment_groups(state, seat):
+            out.extend(ships)
+        return out
+
+    def shipment_groups(self, state: NEState, seat: int) -> list[Sequence[Ship]]:
+        """``shipments`` in groups, one for each city and colour with a path open (a
+        group is kept with the paths: never change it)."""
+        out: list[Sequence[Ship]] = []
         if not state.built:
             return out
         known = self.known(state)
@@ -209,7 +217,8 @@ class ShippingPaths:
                             if table is None:
                                 table = self._ship_table(seat, city, colour)
                             ships = known[key] = list(compress(table, open_paths))
-                    out.extend(ships)
+                    if ships:
+                        out.append(ships)
         return out
 
     def income_split(self, state: NEState, path: list[str]) -> dict[int, int]:

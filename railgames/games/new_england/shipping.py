@@ -9,9 +9,10 @@ a refused path is told what is wrong with it (``why_refused``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from railgames.core.engine import Prompt
+from railgames.core.engine import Choices, Prompt
 from railgames.core.errors import IllegalAction, MalformedAction
 from railgames.core.events import EventLog
 from railgames.core.phases import Phase
@@ -20,6 +21,49 @@ from railgames.games.new_england.actions import PassShip, Ship
 from railgames.games.new_england.base import NewEnglandBase, expect
 from railgames.games.new_england.paths import MAX_SHIP_LINKS
 from railgames.games.new_england.state import NEState, Step
+
+
+class ShipChoices(Choices):
+    """The choices of a shipping turn: every shipment (``ShippingPaths.shipments``, kept
+    in its groups of one city and colour each), then the pass. A railway may have
+    hundreds of paths open, and a bot takes one: the list of them is made only when
+    read through, and a shipment is looked for in its own city and colour's group."""
+
+    __slots__ = ("_groups", "_pass", "_n")
+
+    def __init__(self, groups: list[Sequence[Ship]], pass_ship: Any) -> None:
+        self._groups = groups
+        self._pass = pass_ship
+        self._n = sum(map(len, groups)) + 1
+
+    def __len__(self) -> int:
+        return self._n
+
+    def _item(self, index: int) -> Any:
+        for group in self._groups:
+            if index < len(group):
+                return group[index]
+            index -= len(group)
+        return self._pass
+
+    def _listed(self) -> list[Any]:
+        out: list[Any] = []
+        for group in self._groups:
+            out.extend(group)
+        out.append(self._pass)
+        return out
+
+    def holds(self, action: Any) -> bool:
+        if action is self._pass:
+            return True
+        if type(action) is not Ship or not action.path:
+            return False
+        origin, colour = action.path[0], action.colour
+        for group in self._groups:
+            first = group[0]
+            if first.path[0] == origin and first.colour == colour:
+                return any(ship is action for ship in group)
+        return False
 
 
 def check_references(rules: NewEnglandBase, action: Any) -> None:
@@ -72,7 +116,8 @@ class Shipping(Phase[NewEnglandBase, NEState]):
         return Prompt(
             seat=seat, step=f"Shipping ({rnd} round)",
             text=f"{rules.railway_name(state, seat)}: ship one commodity cube, or pass",
-            choices=[*rules.paths.shipments(state, seat), rules.listed(PassShip, seat)],
+            choices=ShipChoices(rules.paths.shipment_groups(state, seat),
+                                rules.listed(PassShip, seat)),
             help="A cube travels up to 5 built links, visits each city once, and stops at the "
                  "first city that demands its colour. Each link used pays its owner +1 income.",
         )

@@ -142,7 +142,7 @@ class BuildPhase(Phase[ParisConnectionBase, PCState]):
             seat=seat, step="Build",
             text=f"{self.rules._name(state, seat)}: {done} of {MAX_BUILD} {company} locomotives "
                  f"placed — {then}",
-            choices=[*builds, EndBuild(seat=seat)],
+            choices=[*builds, self.rules.made(EndBuild, seat=seat)],
             help="Each locomotive goes next to one of its colour already on the board "
                  "(including those placed this turn).",
         )

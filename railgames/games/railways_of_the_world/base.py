@@ -89,6 +89,8 @@ class RotwRulesBase(Ruleset[RotwState]):
         self._hex_at = {off: h for h, off in self._offset.items()}
         # Hexes are named by the nearest city and the way from it, never by coordinates.
         self._places = [(c.name, hex_point(h, m.orientation)) for h, c in m.city_at.items()]
+        # Each hex's name, worked out once: the log names a hex for every tile laid.
+        self._hex_names: dict[Hex, str] = {}
         self.track_index = TrackIndex(m, self._board_neighbours, self._offset,
                                       self._lay_store.make, self._first_tiles.make)
 
@@ -102,6 +104,12 @@ class RotwRulesBase(Ruleset[RotwState]):
     def hex_name(self, h: Hex) -> str:
         """A city by its name, another hex by its terrain and the nearest city:
         "the mountain north-east of Pittsburgh", "the plain 2 hexes west of Chicago"."""
+        name = self._hex_names.get(h)
+        if name is None:
+            name = self._hex_names[h] = self._name_hex(h)
+        return name
+
+    def _name_hex(self, h: Hex) -> str:
         city = self._city_at.get(h)
         if city is not None:
             return city.name

@@ -73,6 +73,10 @@ class SteelDriverBase(Ruleset[SDState]):
         self._route = m.route_by_id
         self._routes_at = m.routes_at
         self._west, self._east = m.transcontinental
+        # The routes ending at either end of the transcontinental link: track touching
+        # none of one of these sets joins nothing (asked at every build).
+        self._at_west = frozenset(r.id for r in m.links if self._west in (r.a, r.b))
+        self._at_east = frozenset(r.id for r in m.links if self._east in (r.a, r.b))
         self._first = FirstLinks(m)
         self._sharers = SharersMemo(self._find_sharers)
 
@@ -232,6 +236,10 @@ class SteelDriverBase(Ruleset[SDState]):
         return self._sharers(track)
 
     def _find_sharers(self, track: dict[str, str]) -> Sharers:
+        # Track reaching neither end, or only one, joins nothing (``_distance`` would
+        # find an end missing): most builds of a game, told without tracing the track.
+        if self._at_west.isdisjoint(track) or self._at_east.isdisjoint(track):
+            return None
         by_company: dict[str, list[tuple[str, str]]] = {}
         for rid, cid in track.items():
             r = self._route[rid]

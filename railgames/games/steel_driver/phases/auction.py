@@ -72,7 +72,7 @@ class AuctionPhase(SteelDriverPhase):
             text=f"{company} company: high bid {cubes(a.high_bid)} by "
                  f"{self.rules.player_name(state, a.high_seat)} — {p.name} (holds {cubes(p.cubes)}) "
                  "to bid or pass",
-            choices=[PassBid(seat=a.to_act)],
+            choices=[self.rules.made(PassBid, seat=a.to_act)],
             amount=AmountInput(action_type="bid", label="Bid", min=low,
                                max=high, default=low, unit="cubes"),
             help="Bid more cubes than the high bid, or pass and leave this auction for good.",
@@ -82,8 +82,9 @@ class AuctionPhase(SteelDriverPhase):
         seat = state.active
         p = state.players[seat]
         left = self.rules.player_name(state, (seat + 1) % len(state.players))
-        choices: list[Any] = [PutUp(seat=seat, company=c) for c in self.rules.available(state)]
-        choices.append(PassMarker(seat=seat))
+        choices: list[Any] = [self.rules.made(PutUp, seat=seat, company=c)
+                                for c in self.rules.available(state)]
+        choices.append(self.rules.made(PassMarker, seat=seat))
         return Prompt(
             seat=seat, step=STEP,
             text=f"{p.name} holds the Active Player marker ({cubes(p.cubes)}): put a "
