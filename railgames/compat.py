@@ -196,6 +196,15 @@ def loop_busy(loop: Any) -> bool:
     return bool(getattr(loop, "_ready", None))
 
 
+def run_exit_functions() -> None:
+    """Run the functions registered with ``atexit`` now: a child forked from a warm
+    process leaves with ``os._exit``, never through the interpreter's own ending, and
+    still owes them (their runner is not public)."""
+    import atexit
+
+    atexit._run_exitfuncs()
+
+
 def pool_processes(pool: Any) -> list[Any]:
     """The worker processes of a ``ProcessPoolExecutor`` (to end them: shutting the
     pool down waits for a task under way)."""

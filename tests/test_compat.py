@@ -14,6 +14,7 @@ import asyncio
 import inspect
 import io
 import re
+import sys
 import tomllib
 from concurrent.futures import ProcessPoolExecutor
 from importlib.metadata import version
@@ -108,6 +109,17 @@ def test_no_private_name_of_a_library_is_used_outside_compat() -> None:
     outside = [str(t) for t in found if t.path != COMPAT]
     assert outside == []
     assert len(found) > 20  # (the scan does see the ones in compat.py)
+
+
+def test_run_exit_functions_runs_what_atexit_holds_once() -> None:
+    # In a process of its own: they are every function registered, pytest's included.
+    import subprocess
+
+    code = ("import atexit; from railgames import compat; atexit.register(print, 'ran'); "
+            "compat.run_exit_functions(); print('after')")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.split() == ["ran", "after"], done.stderr
 
 
 # ---------------------------------------------------------------- pydantic

@@ -110,10 +110,10 @@ class RailgamesApp(compat.FrameFilter, App[int]):
         """Write the game's save if a move already shown is not in it yet (a move's save
         is written after the frame that shows it: see GameScreen.submit)."""
         session = self.session
-        if session is None or not getattr(session, "owes_save", False):
+        if session is None or not session.owes_save:
             return
         try:
-            session.pay_save()  # type: ignore[attr-defined]
+            session.pay_save()
         except OSError as exc:
             self.notify(f"The game could not be saved: {exc}", severity="error")
 

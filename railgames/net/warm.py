@@ -214,9 +214,9 @@ def _child(sock: socket.socket, tty: int, env: dict[str, str], nice: int, main: 
         code = 1
     finally:
         try:
-            import atexit
+            from railgames.compat import run_exit_functions
 
-            atexit._run_exitfuncs()
+            run_exit_functions()
             sys.stdout.flush()
             sys.stderr.flush()
         finally:

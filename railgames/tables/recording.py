@@ -10,14 +10,14 @@ from railgames.core.engine import Action, Game, Prompt, Result, Ruleset
 from railgames.core.errors import IllegalAction
 from railgames.core.events import Event
 from railgames.core.record import GameRecord, PlayerSpec
-from railgames.tables.table import BotsElsewhere, TurnIndex
+from railgames.tables.table import BotsElsewhere, SavesElsewhere, TurnIndex
 
 # A snapshot of the state every this many actions: a step back replays fewer than this.
 SNAPSHOT_EVERY = 8
 NO_UNDO = "this is a recording: step back with \u2190 instead"
 
 
-class Recording(BotsElsewhere, TurnIndex):
+class Recording(BotsElsewhere, SavesElsewhere, TurnIndex):
     """A finished or unfinished record, stepped forward and back; nothing can be played.
 
     ``position`` is the number of the record's actions applied (0 = just after

@@ -19,7 +19,7 @@ from railgames.net.protocol import PROMPT_HERE
 from railgames.net.remote import RemoteLink
 from railgames.net.wire import class_named, made
 from railgames.net.wire import decode as from_wire
-from railgames.tables.table import BotsElsewhere, Change, TableTalk, TurnIndex
+from railgames.tables.table import BotsElsewhere, Change, SavesElsewhere, TableTalk, TurnIndex
 
 
 class SeatView:
@@ -86,7 +86,7 @@ class SeatView:
                 self.seen["prompt"] = self.ruleset.prompt(state)
 
 
-class RemoteSeat(BotsElsewhere):
+class RemoteSeat(BotsElsewhere, SavesElsewhere):
     """The game screen's table for one seat (or a watcher) at a table on the host.
 
     This terminal is one seat's (``seat``; None: watching), never passed between

@@ -19,6 +19,7 @@ Nothing here imports Textual.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -89,6 +90,8 @@ class Table(Protocol):
     can_save: bool
     """The game is saved from here (``save``); False: whoever holds it keeps it after
     every move, and leaving keeps the seat."""
+    owes_save: bool
+    """A move made under ``save_after_showing`` is not on disk yet (``pay_save`` writes it)."""
 
     @property
     def talk(self) -> TableTalk | None:
@@ -160,6 +163,14 @@ class Table(Protocol):
 
         A table that saves itself has the move on disk when this returns (an OSError
         says it is not, the move made all the same)."""
+
+    def save_after_showing(self) -> AbstractContextManager[None]:
+        """Within it, the save a change would write is owed instead (``owes_save``): the
+        screen draws the move first and then calls ``pay_save`` (a table that writes no
+        save here owes nothing)."""
+
+    def pay_save(self) -> None:
+        """Write the save owed since ``save_after_showing``, if any (OSError if it fails)."""
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s own last action, or raise IllegalAction with the reason."""
@@ -260,6 +271,18 @@ class TurnIndex:
 
     def close(self) -> None:
         """Let go of what is kept for it elsewhere (nothing, unless a host keeps it)."""
+
+
+class SavesElsewhere:
+    """For a table that writes no save here (a host keeps it, or it is a recording)."""
+
+    owes_save = False
+
+    def save_after_showing(self) -> AbstractContextManager[None]:
+        return nullcontext()
+
+    def pay_save(self) -> None:
+        return None
 
 
 class BotsElsewhere:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from contextlib import nullcontext
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -628,9 +627,8 @@ class GameScreen(SizeGuard, Screen[None]):
             return False
         # A table that saves itself writes the move once it is on the screen (the frame
         # waits for no disk), and before the next key is handled (see RailgamesApp).
-        later = getattr(self.session, "save_after_showing", None)
         try:
-            with later() if later is not None else nullcontext():
+            with self.session.save_after_showing():
                 self.session.submit(action)
         except (IllegalAction, MalformedAction) as exc:
             self.refuse(exc.reason)
@@ -639,16 +637,16 @@ class GameScreen(SizeGuard, Screen[None]):
         except OSError as exc:  # the move stands; only its save failed
             self.app.notify(f"The game could not be saved: {exc}", severity="error")
         self.refresh_all()
-        if later is not None:
+        if self.session.owes_save:
             self.app.call_after_refresh(self.pay_save)
         return True
 
     def pay_save(self) -> None:
         """Write the save of a move already shown (see ``submit``), if it is still owed."""
-        if not getattr(self.session, "owes_save", False):
+        if not self.session.owes_save:
             return
         try:
-            self.session.pay_save()  # type: ignore[attr-defined]
+            self.session.pay_save()
         except OSError as exc:  # the move stands; only its save failed
             self.app.notify(f"The game could not be saved: {exc}", severity="error")
 
