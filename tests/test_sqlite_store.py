@@ -342,6 +342,7 @@ def test_forged_rows_are_one_line_each_and_the_other_tables_come_back(tmp_path: 
         host.service.join(bob, "LOWV")
         before = table.played()
         await play(host.service, table, {0: ann, 1: bob}, 2, seed=11)
+        await host.service.run_bots(table)  # the bot's move now, not as the host closes
         host.service.say(table, "ann", 0, "still here")
         await host.service.settled(table)
         assert table.played() > before
