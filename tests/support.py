@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import pytest
@@ -123,3 +125,61 @@ def modules_imported_from(module: str) -> set[str]:
                     seen.add(found)
                     todo.append(found)
     return seen
+
+
+@contextmanager
+def host_events() -> Iterator[list[dict[str, Any]]]:
+    """The events the host logs in this process (``railgames.host``), as they come."""
+    import logging
+
+    records: list[dict[str, Any]] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(getattr(record, "fields", {}))
+
+    logger = logging.getLogger("railgames.host")
+    handler, level = Keep(), logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield records
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
+
+
+async def until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Wait for ``check`` to hold (TimeoutError naming ``what`` after ``timeout`` seconds)."""
+    import asyncio
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError(what)
+        await asyncio.sleep(0.05)
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` is alive (a zombie, ended but not reaped, is not)."""
+    from pathlib import Path
+
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+@asynccontextmanager
+async def host_running(config: Any) -> AsyncIterator[Any]:
+    """An SSH host (``railgames.net.sshhost.Host``) started in this process, closed after."""
+    from railgames.net.sshhost import Host
+
+    host = Host(config)
+    await host.start()
+    try:
+        yield host
+    finally:
+        await host.close()

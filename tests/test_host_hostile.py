@@ -34,6 +34,7 @@ from typing import Any
 import asyncssh
 import pytest
 from host_terminal import HostProcess, OpenSshTerminal, Terminal
+from support import host_events, host_running, running, until
 
 from railgames.net.sshhost import TERMINAL_RESET, Host, HostConfig, Limits
 
@@ -55,14 +56,6 @@ FAKE_APP = [sys.executable, "-c", (
 
 def run(test: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(asyncio.wait_for(test(), LIMIT))
-
-
-async def until(check: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.05)
 
 
 class Keys:
@@ -107,12 +100,8 @@ async def inprocess_host(tmp_path: Path, keys: Keys, **limits: Any) -> AsyncIter
     config = HostConfig(port=0, data_dir=tmp_path / "data", authorized_keys=keys.authorized,
                         app_command=FAKE_APP, bot_delay=0,
                         limits=Limits(**{"keepalive": 0, **limits}))
-    host = Host(config)
-    await host.start()
-    try:
+    async with host_running(config) as host:
         yield host
-    finally:
-        await host.close()
 
 
 def counts_are_zero(host: Host) -> bool:
@@ -216,21 +205,8 @@ def test_sessions_over_one_connection_are_each_counted(tmp_path: Path, keys: Key
 @pytest.fixture
 def events() -> Iterator[list[dict[str, Any]]]:
     """The host's events, as logged in this process."""
-    import logging
-
-    records: list[dict[str, Any]] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(getattr(record, "fields", {}))
-
-    logger = logging.getLogger("railgames.host")
-    handler, level = Keep(), logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    yield records
-    logger.removeHandler(handler)
-    logger.setLevel(level)
+    with host_events() as records:
+        yield records
 
 
 # How much lower a flooding session's app runs than the host (never past the lowest, 19).
@@ -324,14 +300,6 @@ def log_records(host: HostProcess) -> list[dict[str, Any]]:
 def app_pids(host: HostProcess, user: str | None = None) -> list[int]:
     return [r["pid"] for r in log_records(host)
             if r.get("event") == "session_started" and user in (None, r.get("user"))]
-
-
-def running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
 
 
 def apps_of(host: HostProcess) -> list[int]:

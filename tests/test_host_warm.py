@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import logging
 import os
 import signal
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -23,6 +21,7 @@ from typing import Any
 
 import asyncssh
 import pytest
+from support import host_events, host_running, running, until
 
 from railgames.net import warm
 from railgames.net.sshhost import Host, HostConfig, Limits
@@ -35,45 +34,22 @@ def run(test: Callable[[], Awaitable[None]]) -> None:
     asyncio.run(asyncio.wait_for(test(), LIMIT))
 
 
-async def until(check: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError(what)
-        await asyncio.sleep(0.05)
-
-
 @pytest.fixture
 def events(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
     """The host's events, as logged in this process (the warm process imports the stand-in
     from the tests' folder)."""
     path = os.environ.get("PYTHONPATH")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, (str(TESTS), path))))
-    records: list[dict[str, Any]] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            records.append(getattr(record, "fields", {}))
-
-    logger = logging.getLogger("railgames.host")
-    handler, level = Keep(), logger.level
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    yield records
-    logger.removeHandler(handler)
-    logger.setLevel(level)
+    with host_events() as records:
+        yield records
 
 
 @asynccontextmanager
 async def warm_host(tmp_path: Path) -> AsyncIterator[Host]:
     config = HostConfig(port=0, data_dir=tmp_path / "data", password="table-pw", bot_delay=0,
                         warm_app="warm_stand_in:main", limits=Limits(keepalive=0))
-    host = Host(config)
-    await host.start()
-    try:
+    async with host_running(config) as host:
         yield host
-    finally:
-        await host.close()
 
 
 class Session:
@@ -92,14 +68,6 @@ async def session(host: Host, name: str) -> Session:
     line = await asyncio.wait_for(proc.stdout.readline(), 30)
     assert line.startswith(b"state "), line
     return Session(conn, proc, json.loads(line[6:]))
-
-
-def running(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return False
-    return state != "Z"
 
 
 def children_of(pid: int) -> list[int]:

@@ -4,6 +4,7 @@ and a game already open in another window."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from railgames.app.main import RailgamesApp
 from railgames.app.saves import saves_dir
@@ -69,17 +70,23 @@ async def test_a_move_is_shown_then_on_disk_before_the_next_key_is_handled(monke
         assert saved_actions(app.screen) == 2  # type: ignore[arg-type]
 
 
+async def one_move_shown(pilot: Any, app: Any) -> GameScreen:
+    """A move made and on the screen, its save still owed (``pay_save`` is stubbed)."""
+    await pilot.pause()
+    screen = app.screen
+    assert isinstance(screen, GameScreen)
+    await pilot.press("enter")
+    await pilot.pause()
+    assert screen.session.owes_save and saved_actions(screen) == 0
+    return screen
+
+
 @run_async
 async def test_a_move_whose_save_is_still_owed_is_written_when_the_app_closes(monkeypatch) -> None:
     app = new_game_app()
     monkeypatch.setattr(GameScreen, "pay_save", lambda screen: None)  # the frame never came
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert screen.session.owes_save and saved_actions(screen) == 0  # type: ignore[attr-defined]
+        screen = await one_move_shown(pilot, app)
         app.exit()
     assert saved_actions(screen) == 1
 
@@ -95,12 +102,7 @@ async def test_a_hang_up_writes_the_owed_save_then_ends_the_app_as_before(monkey
     monkeypatch.setattr(signal, "signal", lambda signum, handler: handlers.update({signum: handler}))
     monkeypatch.setattr("os.kill", lambda pid, signum: ended.append((signum, handlers.get(signum))))
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, GameScreen)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert saved_actions(screen) == 0
+        screen = await one_move_shown(pilot, app)
         app._on_end_signal(signal.SIGHUP)
         assert saved_actions(screen) == 1
         assert ended == [(signal.SIGHUP, signal.SIG_DFL)]  # the hang-up, as Python takes it
